@@ -1,0 +1,24 @@
+#include "graph/graph.h"
+
+namespace pt {
+
+NodeId Graph::find(std::string_view name) const {
+  auto it = by_name.find(std::string(name));
+  return it == by_name.end() ? kNoNode : it->second;
+}
+
+std::string packet_of(std::string_view target) {
+  // Python callables (operator.mul, math.ceil, torch.sym_float,
+  // torch.fx.experimental.sym_node.<lambda>) and higher-order ops are their
+  // own packet, as PyTorch's get_aten_target returns them unchanged.
+  for (std::string_view prefix : {"operator.", "builtins.", "math.", "torch.", "higher_order."}) {
+    if (target.starts_with(prefix)) return std::string(target);
+  }
+  // Operator overloads are namespace.packet.overload: drop the overload.
+  const auto first = target.find('.');
+  const auto last = target.rfind('.');
+  if (first == std::string_view::npos || first == last) return std::string(target);
+  return std::string(target.substr(0, last));
+}
+
+}  // namespace pt

@@ -1,0 +1,79 @@
+// The in-memory joint graph: flat arrays indexed by NodeId, built once from
+// a validated protobuf message (see validate.h). Every later stage reads it;
+// passes that remove nodes return a new Graph (see subgraph.h).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "graph/schema.h"
+
+namespace pt {
+
+using NodeId = int32_t;
+inline constexpr NodeId kNoNode = -1;
+
+enum class OpKind : uint8_t { Placeholder, CallFunction, GetAttr, Output };
+enum class ValueKind : uint8_t { Absent, Tensor, Tuple, Sym, None, Opaque };
+enum class SymKind : uint8_t { Int, Float, Bool };
+enum class Recompute : uint8_t { None, MustSave, PreferSave, MustRecompute, PreferRecompute };
+enum class PartitionerTag : uint8_t { None, IsForward, IsBackward, MustBeInForward, MustBeInBackward };
+// What kind of graph input a placeholder is (DESIGN.md section 2).
+enum class InputKind : uint8_t { NotInput, Primal, Tangent, FwdSeed, BwdSeed };
+
+struct Node {
+  std::string name;
+  OpKind op = OpKind::CallFunction;
+  std::string target;  // "aten.mm.default", "operator.getitem", placeholder name
+  std::string packet;  // overload packet "aten.mm"; the target itself when it has no overload
+  InputKind input_kind = InputKind::NotInput;
+
+  // Node references, in pytree-leaf order (args, then kwargs by key), with
+  // repeats. `positional_inputs` are the direct positional node args only.
+  std::vector<NodeId> inputs;
+  std::vector<NodeId> positional_inputs;
+
+  ValueKind value_kind = ValueKind::Absent;
+  SymKind sym_kind = SymKind::Int;
+  std::string opaque_type;  // ValueKind::Opaque
+  // numel x itemsize (tensor), sum over tensor items (tuple), 1 (symbol), else 0.
+  uint64_t size_bytes = 0;
+
+  bool is_mutable = false;          // schema mutates an input
+  bool impure = false;              // survives dead-code elimination
+  bool has_backward_hook = false;
+  Recompute recompute = Recompute::None;
+  std::optional<int64_t> ac_graph_id;
+  PartitionerTag tag = PartitionerTag::None;
+
+  int proto_index = -1;  // index into Graph::proto->nodes()
+};
+
+struct Graph {
+  std::shared_ptr<const proto::Graph> message;  // the loaded message, for names, args and writing
+  std::string source;                          // file label used in error messages
+  std::vector<Node> nodes;                     // topological order; output node last
+  std::vector<std::vector<NodeId>> users;      // distinct users of each node, graph order
+  std::unordered_map<std::string, NodeId> by_name;
+  int64_t num_fwd_outputs = 0;
+  std::vector<NodeId> outputs;                 // flattened output list; kNoNode for none/constants
+  std::vector<NodeId> primals;                 // primal placeholders in order
+  std::vector<bool> static_lifetime;           // per node: parameter/buffer primal
+
+  NodeId size() const { return static_cast<NodeId>(nodes.size()); }
+  const Node& operator[](NodeId id) const { return nodes[static_cast<size_t>(id)]; }
+  const proto::Node& proto_node(NodeId id) const { return message->nodes(nodes[id].proto_index); }
+  NodeId find(std::string_view name) const;
+  NodeId output_node() const { return size() - 1; }
+};
+
+// The overload packet of a target: "aten.add.Tensor" -> "aten.add". Python
+// callables ("operator.getitem", "torch.sym_float") are their own packet.
+std::string packet_of(std::string_view target);
+
+}  // namespace pt

@@ -1,0 +1,182 @@
+#include "graph/graph_io.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/io/tokenizer.h>
+#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
+#include <google/protobuf/text_format.h>
+#include <google/protobuf/util/json_util.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "graph/errors.h"
+
+namespace pt {
+
+namespace {
+
+std::string one_line(std::string text) {
+  for (char& c : text) {
+    if (c == '\n' || c == '\r') c = ' ';
+  }
+  while (!text.empty() && text.back() == ' ') text.pop_back();
+  return text;
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path + ": cannot open: " + std::strerror(errno));
+  std::ostringstream buf;
+  buf << in.rdbuf();
+  if (in.bad()) throw InputError(path + ": read error");
+  return std::move(buf).str();
+}
+
+// Collects the first text-format parse error with its position.
+class FirstError : public google::protobuf::io::ErrorCollector {
+ public:
+  void AddError(int line, google::protobuf::io::ColumnNumber column, const std::string& message) override {
+    if (text.empty()) text = "line " + std::to_string(line + 1) + ":" + std::to_string(column + 1) + ": " + message;
+  }
+  std::string text;
+};
+
+}  // namespace
+
+Format parse_format(std::string_view name) {
+  if (name == "pb" || name == "binary") return Format::Binary;
+  if (name == "pbtxt" || name == "text" || name == "textproto" || name == "txtpb") return Format::Text;
+  if (name == "json") return Format::Json;
+  throw InputError("unknown format '" + std::string(name) + "' (expected pb, pbtxt or json)");
+}
+
+Format format_from_path(const std::string& path) {
+  const std::string ext = std::filesystem::path(path).extension().string();
+  if (ext == ".pb" || ext == ".bin") return Format::Binary;
+  if (ext == ".pbtxt" || ext == ".txtpb" || ext == ".textproto") return Format::Text;
+  if (ext == ".json") return Format::Json;
+  throw InputError(path + ": cannot tell the format from the extension '" + ext +
+                   "' (use .pb, .pbtxt or .json, or pass --input-format/--output-format)");
+}
+
+std::string_view format_name(Format f) {
+  switch (f) {
+    case Format::Binary: return "pb";
+    case Format::Text: return "pbtxt";
+    case Format::Json: return "json";
+  }
+  return "?";
+}
+
+void read_message(const std::string& path, Format format, google::protobuf::Message* msg) {
+  const std::string data = read_file(path);
+  switch (format) {
+    case Format::Binary: {
+      google::protobuf::io::CodedInputStream in(reinterpret_cast<const uint8_t*>(data.data()),
+                                                static_cast<int>(data.size()));
+      in.SetRecursionLimit(64);
+      if (data.size() > static_cast<size_t>(INT32_MAX) || !msg->ParseFromCodedStream(&in) ||
+          !in.ConsumedEntireMessage()) {
+        throw InputError(path + ": not a valid binary protobuf " + msg->GetTypeName() +
+                         " (truncated, corrupt, or nested too deeply)");
+      }
+      return;
+    }
+    case Format::Text: {
+      google::protobuf::TextFormat::Parser parser;
+      FirstError errors;
+      parser.RecordErrorsTo(&errors);
+      parser.SetRecursionLimit(64);
+      if (!parser.ParseFromString(data, msg)) {
+        throw InputError(path + ": not a valid text protobuf " + msg->GetTypeName() + ": " +
+                         one_line(errors.text));
+      }
+      return;
+    }
+    case Format::Json: {
+      google::protobuf::util::JsonParseOptions options;
+      options.ignore_unknown_fields = true;
+      const auto status = google::protobuf::util::JsonStringToMessage(data, msg, options);
+      if (!status.ok()) {
+        throw InputError(path + ": not a valid JSON " + msg->GetTypeName() + ": " +
+                         one_line(std::string(status.message())));
+      }
+      return;
+    }
+  }
+}
+
+std::shared_ptr<proto::Graph> read_graph(const std::string& path, Format format) {
+  auto graph = std::make_shared<proto::Graph>();
+  read_message(path, format, graph.get());
+  return graph;
+}
+
+std::string serialize_message(const google::protobuf::Message& msg, Format format) {
+  std::string out;
+  switch (format) {
+    case Format::Binary: {
+      google::protobuf::io::StringOutputStream stream(&out);
+      google::protobuf::io::CodedOutputStream coded(&stream);
+      coded.SetSerializationDeterministic(true);
+      msg.SerializeToCodedStream(&coded);
+      break;
+    }
+    case Format::Text: {
+      google::protobuf::TextFormat::Printer printer;
+      printer.PrintToString(msg, &out);
+      break;
+    }
+    case Format::Json: {
+      google::protobuf::util::JsonPrintOptions options;
+      options.preserve_proto_field_names = true;
+      options.add_whitespace = true;
+      const auto status = google::protobuf::util::MessageToJsonString(msg, &out, options);
+      if (!status.ok()) throw InputError("cannot write JSON: " + one_line(std::string(status.message())));
+      break;
+    }
+  }
+  return out;
+}
+
+void write_file_atomically(const std::string& path, std::string_view contents) {
+  namespace fs = std::filesystem;
+  const fs::path target(path);
+  const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
+  std::string tmpl = (dir / ("." + target.filename().string() + ".tmpXXXXXX")).string();
+  const int fd = mkstemp(tmpl.data());
+  if (fd < 0) throw InputError(path + ": cannot create a temporary file: " + std::strerror(errno));
+  size_t done = 0;
+  while (done < contents.size()) {
+    const ssize_t n = ::write(fd, contents.data() + done, contents.size() - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      const std::string why = std::strerror(errno);
+      ::close(fd);
+      std::remove(tmpl.c_str());
+      throw InputError(path + ": write failed: " + why);
+    }
+    done += static_cast<size_t>(n);
+  }
+  if (::fchmod(fd, 0644) != 0 || ::close(fd) != 0) {
+    std::remove(tmpl.c_str());
+    throw InputError(path + ": cannot finish writing: " + std::strerror(errno));
+  }
+  if (std::rename(tmpl.c_str(), path.c_str()) != 0) {
+    const std::string why = std::strerror(errno);
+    std::remove(tmpl.c_str());
+    throw InputError(path + ": cannot move the output into place: " + why);
+  }
+}
+
+void write_message(const std::string& path, Format format, const google::protobuf::Message& msg) {
+  write_file_atomically(path, serialize_message(msg, format));
+}
+
+}  // namespace pt

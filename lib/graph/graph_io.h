@@ -1,0 +1,36 @@
+// Reading and writing protobuf messages (graphs, partitions) as binary
+// (.pb), text (.pbtxt) or JSON (.json). Writes go to a temporary file that is
+// renamed into place, so a failed run never leaves a partial output.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include <google/protobuf/message.h>
+
+#include "graph/schema.h"
+
+namespace pt {
+
+enum class Format { Binary, Text, Json };
+
+// "pb"/"binary", "pbtxt"/"text"/"textproto", "json"; throws InputError otherwise.
+Format parse_format(std::string_view name);
+// By extension: .pb .bin -> Binary, .pbtxt .txtpb .textproto -> Text, .json -> Json.
+// Throws InputError naming the path when the extension is unknown.
+Format format_from_path(const std::string& path);
+std::string_view format_name(Format f);
+
+// Parses `path` into `msg`. Unknown JSON fields are ignored. Throws InputError
+// with a one-line message starting with the path.
+void read_message(const std::string& path, Format format, google::protobuf::Message* msg);
+std::shared_ptr<proto::Graph> read_graph(const std::string& path, Format format);
+
+// Serializes deterministically (maps sorted) to `path` ("-" = stdout is not
+// accepted here; the app handles it). Throws InputError on I/O failure.
+std::string serialize_message(const google::protobuf::Message& msg, Format format);
+void write_file_atomically(const std::string& path, std::string_view contents);
+void write_message(const std::string& path, Format format, const google::protobuf::Message& msg);
+
+}  // namespace pt

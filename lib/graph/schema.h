@@ -1,0 +1,8 @@
+// The generated protobuf schema (schemas/graph.proto), under pt::proto.
+#pragma once
+
+#include "graph.pb.h"
+
+namespace pt {
+namespace proto = ::partition_tool::proto;
+}  // namespace pt

@@ -1,0 +1,329 @@
+#include "graph/validate.h"
+
+#include <algorithm>
+#include <string_view>
+#include <utility>
+
+#include "graph/dtype.h"
+#include "graph/errors.h"
+
+namespace pt {
+
+namespace {
+
+// Ops with side effects that dead-code elimination must keep, besides
+// mutating ops and nondeterministic_seeded ones (DESIGN.md 3.1).
+constexpr std::string_view kSideEffectPackets[] = {
+    "aten._assert_scalar",         "aten._assert_async",
+    "aten._assert_tensor_metadata", "aten.sym_constrain_range",
+    "aten.sym_constrain_range_for_size", "profiler._record_function_enter",
+    "profiler._record_function_enter_new", "profiler._record_function_exit",
+    "higher_order.with_effects",
+};
+
+class Validator {
+ public:
+  Validator(std::shared_ptr<const proto::Graph> proto, const std::string& source, const ValidateOptions& options)
+      : proto_(std::move(proto)), options_(options) {
+    g_.message = proto_;
+    g_.source = source;
+  }
+
+  Graph run() {
+    const auto& pg = *proto_;
+    if (pg.nodes_size() == 0) fail_graph("nodes is empty (a graph needs at least its output node)");
+    if (pg.nodes_size() > options_.max_nodes) {
+      fail_graph("nodes has " + std::to_string(pg.nodes_size()) + " entries, above --max-nodes = " +
+                 std::to_string(options_.max_nodes));
+    }
+    g_.nodes.reserve(pg.nodes_size());
+    g_.by_name.reserve(pg.nodes_size() * 2);
+    // All names first, so a reference to a later node is told apart from an unknown one.
+    std::unordered_map<std::string_view, int> all_names;
+    all_names.reserve(pg.nodes_size() * 2);
+    for (int i = 0; i < pg.nodes_size(); ++i) {
+      const auto& name = pg.nodes(i).name();
+      if (name.empty()) fail_graph("nodes[" + std::to_string(i) + "].name is empty");
+      auto [it, fresh] = all_names.emplace(name, i);
+      if (!fresh) {
+        throw InputError(g_.source + ": node '" + name + "': name is not unique (also nodes[" +
+                         std::to_string(it->second) + "])");
+      }
+    }
+    for (int i = 0; i < pg.nodes_size(); ++i) add_node(i, all_names);
+    finish_graph();
+    return std::move(g_);
+  }
+
+ private:
+  [[noreturn]] void fail_graph(const std::string& what) const { throw InputError(g_.source + ": " + what); }
+  [[noreturn]] void fail(const proto::Node& n, const std::string& field, const std::string& what) const {
+    throw InputError(g_.source + ": node '" + n.name() + "': " + field + " " + what);
+  }
+
+  void add_node(int index, const std::unordered_map<std::string_view, int>& all_names) {
+    const proto::Node& pn = proto_->nodes(index);
+    Node n;
+    n.name = pn.name();
+    n.proto_index = index;
+    n.target = pn.target();
+    if (pn.op() == "placeholder") n.op = OpKind::Placeholder;
+    else if (pn.op() == "call_function") n.op = OpKind::CallFunction;
+    else if (pn.op() == "get_attr") n.op = OpKind::GetAttr;
+    else if (pn.op() == "output") n.op = OpKind::Output;
+    else fail(pn, "op", "= '" + pn.op() + "' is not one of placeholder, call_function, get_attr, output");
+
+    const bool last = index + 1 == proto_->nodes_size();
+    if (n.op == OpKind::Output && !last) fail(pn, "op", "= 'output' but the output node must be the last node");
+    if (n.op != OpKind::Output && last) fail(pn, "op", "= '" + pn.op() + "' but the last node must be the output node");
+    if (n.op == OpKind::CallFunction && n.target.empty()) fail(pn, "target", "is empty");
+    n.packet = packet_of(n.target);
+
+    if (n.op == OpKind::Placeholder) {
+      const std::string& t = n.target.empty() ? n.name : n.target;
+      if (t.find("tangents") != std::string::npos) n.input_kind = InputKind::Tangent;
+      else if (t.find("bwd_seed") != std::string::npos || t.find("bwd_base_offset") != std::string::npos)
+        n.input_kind = InputKind::BwdSeed;
+      else if (t.find("fwd_seed") != std::string::npos || t.find("fwd_base_offset") != std::string::npos)
+        n.input_kind = InputKind::FwdSeed;
+      else n.input_kind = InputKind::Primal;
+    }
+
+    // Arguments: positional first, then kwargs by key (deterministic order).
+    for (int a = 0; a < pn.args_size(); ++a) {
+      const auto& arg = pn.args(a);
+      if (arg.kind_case() == proto::Arg::kNode) {
+        n.positional_inputs.push_back(resolve(pn, "args[" + std::to_string(a) + "].node", arg.node(), all_names));
+      }
+      walk_arg(pn, arg, "args[" + std::to_string(a) + "]", all_names, n.inputs);
+    }
+    std::vector<std::string_view> keys;
+    keys.reserve(pn.kwargs_size());
+    for (const auto& [k, v] : pn.kwargs()) keys.push_back(k);
+    std::sort(keys.begin(), keys.end());
+    for (auto k : keys) walk_arg(pn, pn.kwargs().at(std::string(k)), "kwargs." + std::string(k), all_names, n.inputs);
+
+    // Value.
+    if (pn.has_val()) read_value(pn, pn.val(), n);
+    else if (n.op == OpKind::Placeholder) fail(pn, "val", "is missing (every placeholder needs its value)");
+
+    n.is_mutable = pn.mutable_();
+    n.has_backward_hook = pn.has_backward_hook();
+    const auto& rc = pn.recompute();
+    if (rc.empty()) n.recompute = Recompute::None;
+    else if (rc == "MUST_SAVE") n.recompute = Recompute::MustSave;
+    else if (rc == "PREFER_SAVE") n.recompute = Recompute::PreferSave;
+    else if (rc == "MUST_RECOMPUTE") n.recompute = Recompute::MustRecompute;
+    else if (rc == "PREFER_RECOMPUTE") n.recompute = Recompute::PreferRecompute;
+    else fail(pn, "recompute", "= '" + rc + "' is not one of MUST_SAVE, PREFER_SAVE, MUST_RECOMPUTE, PREFER_RECOMPUTE");
+    if (pn.has_ac_graph_id()) n.ac_graph_id = pn.ac_graph_id();
+    const auto& tag = pn.partitioner_tag();
+    if (tag.empty()) n.tag = PartitionerTag::None;
+    else if (tag == "is_forward") n.tag = PartitionerTag::IsForward;
+    else if (tag == "is_backward") n.tag = PartitionerTag::IsBackward;
+    else if (tag == "must_be_in_forward") n.tag = PartitionerTag::MustBeInForward;
+    else if (tag == "must_be_in_backward") n.tag = PartitionerTag::MustBeInBackward;
+    else fail(pn, "partitioner_tag", "= '" + tag + "' is not one of is_forward, is_backward, must_be_in_forward, must_be_in_backward");
+
+    bool seeded = false;
+    for (const auto& t : pn.op_tags()) seeded = seeded || t == "nondeterministic_seeded";
+    bool side_effect = false;
+    for (auto p : kSideEffectPackets) side_effect = side_effect || n.packet == p;
+    n.impure = pn.impure() || n.op == OpKind::Placeholder ||
+               (n.op == OpKind::CallFunction && (n.is_mutable || seeded || side_effect));
+
+    const NodeId id = static_cast<NodeId>(g_.nodes.size());
+    g_.by_name.emplace(n.name, id);
+    if (n.input_kind == InputKind::Primal) g_.primals.push_back(id);
+    g_.nodes.push_back(std::move(n));
+  }
+
+  NodeId resolve(const proto::Node& pn, const std::string& field, const std::string& ref,
+                 const std::unordered_map<std::string_view, int>& all_names) {
+    auto it = g_.by_name.find(ref);
+    if (it != g_.by_name.end()) return it->second;
+    if (ref == pn.name()) fail(pn, field, "= '" + ref + "' refers to the node itself (a cycle)");
+    if (all_names.count(ref)) {
+      fail(pn, field, "= '" + ref + "' refers to a later node (nodes must be in topological order; is there a cycle?)");
+    }
+    fail(pn, field, "= '" + ref + "' refers to no node in the graph");
+  }
+
+  // Depth-first over the Arg tree without recursion; collects node refs in order.
+  void walk_arg(const proto::Node& pn, const proto::Arg& root, const std::string& root_field,
+                const std::unordered_map<std::string_view, int>& all_names, std::vector<NodeId>& out) {
+    struct Item { const proto::Arg* arg; std::string field; int depth; };
+    std::vector<Item> stack{{&root, root_field, 0}};
+    while (!stack.empty()) {
+      Item item = std::move(stack.back());
+      stack.pop_back();
+      const proto::Arg& arg = *item.arg;
+      switch (arg.kind_case()) {
+        case proto::Arg::kNode:
+          out.push_back(resolve(pn, item.field + ".node", arg.node(), all_names));
+          break;
+        case proto::Arg::kList: {
+          if (item.depth >= options_.max_nesting) {
+            fail(pn, item.field, "nests lists deeper than " + std::to_string(options_.max_nesting));
+          }
+          const auto& items = arg.list().items();
+          for (int k = items.size() - 1; k >= 0; --k) {
+            stack.push_back({&items[k], item.field + ".list.items[" + std::to_string(k) + "]", item.depth + 1});
+          }
+          break;
+        }
+        case proto::Arg::KIND_NOT_SET:
+          fail(pn, item.field, "has no field set (expected one of node, int, float, bool, str, none, list, dtype, device, repr)");
+        default:
+          break;
+      }
+    }
+  }
+
+  uint64_t tensor_bytes(const proto::Node& pn, const proto::TensorMeta& t, const std::string& field) {
+    const auto itemsize = dtype_itemsize(t.dtype());
+    if (!itemsize) fail(pn, field + ".dtype", "= '" + t.dtype() + "' is not a torch dtype");
+    if (t.stride_size() != 0 && t.stride_size() != t.shape_size()) {
+      fail(pn, field + ".stride", "has " + std::to_string(t.stride_size()) + " entries but shape has " +
+                                      std::to_string(t.shape_size()));
+    }
+    if (t.shape_expr_size() != 0 && t.shape_expr_size() != t.shape_size()) {
+      fail(pn, field + ".shape_expr", "has " + std::to_string(t.shape_expr_size()) + " entries but shape has " +
+                                          std::to_string(t.shape_size()));
+    }
+    // Byte sizes stay below 2^62 so that sums of a few of them cannot overflow.
+    constexpr uint64_t kLimit = uint64_t{1} << 62;
+    uint64_t bytes = *itemsize;
+    bool zero = false;
+    for (int d = 0; d < t.shape_size(); ++d) {
+      const int64_t dim = t.shape(d);
+      if (dim < 0) fail(pn, field + ".shape[" + std::to_string(d) + "]", "= " + std::to_string(dim) + " is negative");
+      if (dim == 0) zero = true;
+      else if (!zero && bytes > kLimit / static_cast<uint64_t>(dim)) {
+        fail(pn, field + ".shape", "describes a tensor of more than 2^62 bytes (size overflows)");
+      } else if (!zero) {
+        bytes *= static_cast<uint64_t>(dim);
+      }
+    }
+    return zero ? 0 : bytes;
+  }
+
+  void read_value(const proto::Node& pn, const proto::Value& v, Node& n) {
+    switch (v.kind_case()) {
+      case proto::Value::kTensor:
+        n.value_kind = ValueKind::Tensor;
+        n.size_bytes = tensor_bytes(pn, v.tensor(), "val.tensor");
+        break;
+      case proto::Value::kTuple: {
+        n.value_kind = ValueKind::Tuple;
+        // Nested items are checked iteratively; only direct tensor items count
+        // towards the size (as PyTorch's _size_of).
+        struct Item { const proto::Value* v; std::string field; int depth; };
+        std::vector<Item> stack;
+        for (int k = 0; k < v.tuple().items_size(); ++k) {
+          stack.push_back({&v.tuple().items(k), "val.tuple.items[" + std::to_string(k) + "]", 1});
+        }
+        while (!stack.empty()) {
+          Item item = std::move(stack.back());
+          stack.pop_back();
+          switch (item.v->kind_case()) {
+            case proto::Value::kTensor: {
+              const uint64_t b = tensor_bytes(pn, item.v->tensor(), item.field + ".tensor");
+              if (item.depth == 1) n.size_bytes += b;
+              if (n.size_bytes > (uint64_t{1} << 62)) fail(pn, "val.tuple", "holds more than 2^62 bytes");
+              break;
+            }
+            case proto::Value::kTuple:
+              if (item.depth >= options_.max_nesting) {
+                fail(pn, item.field, "nests tuples deeper than " + std::to_string(options_.max_nesting));
+              }
+              for (int k = 0; k < item.v->tuple().items_size(); ++k) {
+                stack.push_back({&item.v->tuple().items(k), item.field + ".tuple.items[" + std::to_string(k) + "]",
+                                 item.depth + 1});
+              }
+              break;
+            case proto::Value::kSym: check_sym(pn, item.v->sym(), item.field + ".sym"); break;
+            case proto::Value::KIND_NOT_SET: fail(pn, item.field, "has no field set");
+            default: break;
+          }
+        }
+        break;
+      }
+      case proto::Value::kSym:
+        n.value_kind = ValueKind::Sym;
+        n.sym_kind = check_sym(pn, v.sym(), "val.sym");
+        n.size_bytes = 1;
+        break;
+      case proto::Value::kNone: n.value_kind = ValueKind::None; break;
+      case proto::Value::kOpaque:
+        n.value_kind = ValueKind::Opaque;
+        n.opaque_type = v.opaque();
+        break;
+      case proto::Value::KIND_NOT_SET:
+        fail(pn, "val", "has no field set (expected one of tensor, tuple, sym, none, opaque)");
+    }
+  }
+
+  SymKind check_sym(const proto::Node& pn, const proto::SymValue& s, const std::string& field) {
+    if (s.kind() == "int") return SymKind::Int;
+    if (s.kind() == "float") return SymKind::Float;
+    if (s.kind() == "bool") return SymKind::Bool;
+    fail(pn, field + ".kind", "= '" + s.kind() + "' is not one of int, float, bool");
+  }
+
+  void finish_graph() {
+    const auto& pg = *proto_;
+    const NodeId count = g_.size();
+    // Distinct users per node, in graph order.
+    g_.users.assign(count, {});
+    for (NodeId id = 0; id < count; ++id) {
+      for (NodeId in : g_.nodes[id].inputs) {
+        auto& u = g_.users[in];
+        if (u.empty() || u.back() != id) u.push_back(id);
+      }
+    }
+    // Outputs: the output node's args flattened (pytree leaves).
+    const proto::Node& out = pg.nodes(count - 1);
+    for (int a = 0; a < out.args_size(); ++a) {
+      struct Item { const proto::Arg* arg; };
+      std::vector<const proto::Arg*> stack{&out.args(a)};
+      while (!stack.empty()) {
+        const proto::Arg* arg = stack.back();
+        stack.pop_back();
+        if (arg->kind_case() == proto::Arg::kList) {
+          for (int k = arg->list().items_size() - 1; k >= 0; --k) stack.push_back(&arg->list().items(k));
+        } else if (arg->kind_case() == proto::Arg::kNode) {
+          g_.outputs.push_back(g_.by_name.at(arg->node()));
+        } else {
+          g_.outputs.push_back(kNoNode);
+        }
+      }
+    }
+    g_.num_fwd_outputs = pg.num_fwd_outputs();
+    if (g_.num_fwd_outputs < 0 || g_.num_fwd_outputs > static_cast<int64_t>(g_.outputs.size())) {
+      fail_graph("num_fwd_outputs = " + std::to_string(g_.num_fwd_outputs) + " is outside the output list (" +
+                 std::to_string(g_.outputs.size()) + " outputs)");
+    }
+    g_.static_lifetime.assign(count, false);
+    for (int k = 0; k < pg.static_lifetime_input_indices_size(); ++k) {
+      const int64_t idx = pg.static_lifetime_input_indices(k);
+      if (idx < 0 || idx >= static_cast<int64_t>(g_.primals.size())) {
+        fail_graph("static_lifetime_input_indices[" + std::to_string(k) + "] = " + std::to_string(idx) +
+                   " is not the index of a primal input (there are " + std::to_string(g_.primals.size()) + ")");
+      }
+      g_.static_lifetime[g_.primals[idx]] = true;
+    }
+  }
+
+  std::shared_ptr<const proto::Graph> proto_;
+  ValidateOptions options_;
+  Graph g_;
+};
+
+}  // namespace
+
+Graph validate(std::shared_ptr<const proto::Graph> proto, const std::string& source, const ValidateOptions& options) {
+  return Validator(std::move(proto), source, options).run();
+}
+
+}  // namespace pt

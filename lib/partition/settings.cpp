@@ -1,0 +1,185 @@
+#include "partition/settings.h"
+
+#include <charconv>
+#include <cmath>
+#include <sstream>
+
+#include "graph/errors.h"
+
+namespace pt {
+
+namespace {
+
+constexpr std::string_view kBoolKeys[] = {
+    "cse", "recompute_views", "aggressive_recomputation", "ban_recompute_used_far_apart",
+    "ban_recompute_long_fusible_chains", "ban_recompute_materialized_backward",
+    "ban_recompute_not_in_allowlist", "ban_recompute_reductions", "treat_parameters_as_free_to_save",
+};
+constexpr std::string_view kNumberKeys[] = {
+    "max_dist_from_bw", "activation_memory_budget", "dist_from_bw_base", "dist_from_bw_cap",
+};
+constexpr std::string_view kOpClassKeys[] = {
+    "recomputable_ops", "random_ops", "view_ops", "compute_intensive_ops", "cse_rand_ops",
+};
+
+bool* bool_field(Settings& s, std::string_view key) {
+  if (key == "cse") return &s.cse;
+  if (key == "recompute_views") return &s.recompute_views;
+  if (key == "aggressive_recomputation") return &s.aggressive_recomputation;
+  if (key == "ban_recompute_used_far_apart") return &s.ban_recompute_used_far_apart;
+  if (key == "ban_recompute_long_fusible_chains") return &s.ban_recompute_long_fusible_chains;
+  if (key == "ban_recompute_materialized_backward") return &s.ban_recompute_materialized_backward;
+  if (key == "ban_recompute_not_in_allowlist") return &s.ban_recompute_not_in_allowlist;
+  if (key == "ban_recompute_reductions") return &s.ban_recompute_reductions;
+  if (key == "treat_parameters_as_free_to_save") return &s.treat_parameters_as_free_to_save;
+  return nullptr;
+}
+
+double* number_field(Settings& s, std::string_view key) {
+  if (key == "max_dist_from_bw") return &s.max_dist_from_bw;
+  if (key == "activation_memory_budget") return &s.activation_memory_budget;
+  if (key == "dist_from_bw_base") return &s.dist_from_bw_base;
+  if (key == "dist_from_bw_cap") return &s.dist_from_bw_cap;
+  return nullptr;
+}
+
+std::unordered_set<std::string>* class_field(Settings& s, std::string_view key) {
+  if (key == "recomputable_ops") return &s.op_classes.recomputable;
+  if (key == "random_ops") return &s.op_classes.random;
+  if (key == "view_ops") return &s.op_classes.view;
+  if (key == "compute_intensive_ops") return &s.op_classes.compute_intensive;
+  if (key == "cse_rand_ops") return &s.op_classes.cse_rand;
+  return nullptr;
+}
+
+std::string trim(std::string_view v) {
+  while (!v.empty() && (v.front() == ' ' || v.front() == '\t' || v.front() == '"' || v.front() == '\'')) v.remove_prefix(1);
+  while (!v.empty() && (v.back() == ' ' || v.back() == '\t' || v.back() == '"' || v.back() == '\'')) v.remove_suffix(1);
+  return std::string(v);
+}
+
+std::vector<std::string> split_list(std::string_view v) {
+  std::string text = trim(v);
+  if (!text.empty() && text.front() == '[') text.erase(0, 1);
+  if (!text.empty() && text.back() == ']') text.pop_back();
+  std::vector<std::string> out;
+  std::stringstream ss(text);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    item = trim(item);
+    if (!item.empty()) out.push_back(item);
+  }
+  return out;
+}
+
+std::string format_number(double v) {
+  std::ostringstream os;
+  os.precision(17);
+  os << v;
+  return os.str();
+}
+
+std::string joined(const std::vector<std::string>& keys) {
+  std::string out;
+  for (const auto& k : keys) out += (out.empty() ? "" : ", ") + k;
+  return out;
+}
+
+}  // namespace
+
+void Settings::set(std::string_view key_in, std::string_view value_in) {
+  const std::string key = trim(key_in);
+  const std::string value = trim(value_in);
+  if (bool* b = bool_field(*this, key)) {
+    if (value == "true" || value == "True" || value == "1" || value == "on") *b = true;
+    else if (value == "false" || value == "False" || value == "0" || value == "off") *b = false;
+    else throw SettingsError("setting " + key + " = '" + value + "': expected true or false");
+    return;
+  }
+  if (double* d = number_field(*this, key)) {
+    double parsed = 0;
+    const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), parsed);
+    if (ec != std::errc() || end != value.data() + value.size() || !std::isfinite(parsed)) {
+      throw SettingsError("setting " + key + " = '" + value + "': expected a finite number");
+    }
+    if (key == "activation_memory_budget" && (parsed < 0 || parsed > 1)) {
+      throw SettingsError("setting activation_memory_budget = " + value + ": must be within [0, 1]");
+    }
+    if (key == "dist_from_bw_base" && parsed <= 0) {
+      throw SettingsError("setting dist_from_bw_base = " + value + ": must be positive");
+    }
+    *d = parsed;
+    return;
+  }
+  if (key == "activation_memory_budget_solver") {
+    if (value != "dp" && value != "greedy" && value != "ilp") {
+      throw SettingsError("setting activation_memory_budget_solver = '" + value + "': expected dp, greedy or ilp");
+    }
+    activation_memory_budget_solver = value;
+    return;
+  }
+  // Op classes: "<class>", "<class>.add", "<class>.remove".
+  const auto dot = key.find('.');
+  const std::string base = key.substr(0, dot);
+  const std::string verb = dot == std::string::npos ? "" : key.substr(dot + 1);
+  if (auto* cls = class_field(*this, base); cls && (verb.empty() || verb == "add" || verb == "remove")) {
+    const auto items = split_list(value);
+    if (verb.empty()) cls->clear();
+    for (const auto& item : items) {
+      if (verb == "remove") cls->erase(item);
+      else cls->insert(item);
+    }
+    return;
+  }
+  throw SettingsError("unknown setting '" + key + "'; valid keys: " + joined(valid_keys()));
+}
+
+void Settings::set_assignment(std::string_view assignment) {
+  const auto eq = assignment.find('=');
+  if (eq == std::string_view::npos) {
+    throw SettingsError("setting '" + std::string(assignment) + "': expected key=value");
+  }
+  set(assignment.substr(0, eq), assignment.substr(eq + 1));
+}
+
+std::map<std::string, std::string> Settings::to_map() const {
+  Settings& self = const_cast<Settings&>(*this);  // field lookups only read through the pointers
+  std::map<std::string, std::string> out;
+  for (auto k : kBoolKeys) out[std::string(k)] = *bool_field(self, k) ? "true" : "false";
+  for (auto k : kNumberKeys) out[std::string(k)] = format_number(*number_field(self, k));
+  out["activation_memory_budget_solver"] = activation_memory_budget_solver;
+  return out;
+}
+
+std::vector<std::string> Settings::changed_keys() const {
+  const auto mine = to_map();
+  const auto defaults = Settings{}.to_map();
+  std::vector<std::string> out;
+  for (const auto& [k, v] : mine) {
+    if (defaults.at(k) != v) out.push_back(k);
+  }
+  Settings& self = const_cast<Settings&>(*this);
+  Settings def;
+  for (auto k : kOpClassKeys) {
+    if (*class_field(self, k) != *class_field(def, k)) out.push_back(std::string(k));
+  }
+  return out;
+}
+
+std::vector<std::string> Settings::scalar_keys() {
+  std::vector<std::string> out;
+  for (auto k : kBoolKeys) out.emplace_back(k);
+  for (auto k : kNumberKeys) out.emplace_back(k);
+  out.emplace_back("activation_memory_budget_solver");
+  return out;
+}
+
+std::vector<std::string> Settings::valid_keys() {
+  auto out = scalar_keys();
+  for (auto k : kOpClassKeys) {
+    out.emplace_back(std::string(k) + "[.add|.remove]");
+  }
+  return out;
+}
+
+}  // namespace pt
