@@ -1,0 +1,31 @@
+// Classification of the prepared joint graph (DESIGN.md section 3, rules 4
+// and 6): which nodes the forward needs, which must run in the backward, the
+// forward order, and each node's distance from the backward.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "graph/graph.h"
+
+namespace pt {
+
+inline constexpr int64_t kFarFromBackward = 1'000'000'000;  // PyTorch's int(1e9)
+
+struct Classification {
+  std::vector<bool> required_fw;       // nodes of the forward-only graph (primals and fwd seeds always)
+  std::vector<bool> required_bw;       // tangent closure + gradient outputs
+  std::vector<bool> tangent_closure;   // tangents, must-be-in-backward nodes, and everything downstream
+  std::vector<int32_t> fw_order;       // position among required_fw nodes, -1 elsewhere
+  std::vector<int64_t> dist_from_bw;   // 0 outside required_fw; 1e9 when the backward never reads it
+  std::vector<NodeId> inputs;          // primals then forward seeds
+  std::vector<NodeId> fwd_outputs;     // the first num_fwd_outputs outputs
+  std::vector<NodeId> bwd_outputs;     // the rest (kNoNode for none)
+
+  bool unclaimed(NodeId id) const { return !required_fw[id] && !required_bw[id]; }
+  bool any_required_bw() const;
+};
+
+Classification classify(const Graph& g);
+
+}  // namespace pt

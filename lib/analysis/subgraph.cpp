@@ -1,0 +1,74 @@
+#include "analysis/subgraph.h"
+
+namespace pt {
+
+namespace {
+bool mutates(const Node& n) { return n.is_mutable || n.packet == "higher_order.with_effects"; }
+}  // namespace
+
+bool must_be_in_backward(const Node& n) {
+  if (n.tag == PartitionerTag::MustBeInBackward) return true;
+  return n.tag == PartitionerTag::IsBackward && mutates(n);
+}
+
+bool must_be_in_forward(const Node& n) {
+  if (n.tag == PartitionerTag::MustBeInForward) return true;
+  return mutates(n) && n.tag != PartitionerTag::IsBackward && n.tag != PartitionerTag::MustBeInBackward;
+}
+
+Subgraph extract_subgraph(const Graph& g, const std::vector<NodeId>& inputs, const std::vector<NodeId>& outputs,
+                          Pass pass) {
+  const NodeId count = g.size();
+  Subgraph s;
+  s.is_input.assign(count, false);
+  for (NodeId in : inputs) s.is_input[in] = true;
+  std::vector<bool> valid(count, false);
+  for (NodeId id = 0; id < count; ++id) {
+    const Node& n = g[id];
+    if (s.is_input[id]) {
+      valid[id] = true;
+      continue;
+    }
+    if (pass != Pass::Backward && must_be_in_backward(n)) continue;
+    if (pass != Pass::Forward && must_be_in_forward(n)) continue;
+    switch (n.op) {
+      case OpKind::Placeholder:
+      case OpKind::Output:
+        break;
+      case OpKind::GetAttr:
+        valid[id] = true;
+        break;
+      case OpKind::CallFunction: {
+        bool ok = true;
+        for (NodeId in : n.inputs) ok = ok && valid[in];
+        valid[id] = ok;
+        break;
+      }
+    }
+  }
+  // Dead-code elimination in the new graph: roots are the outputs, the inputs
+  // (placeholders there) and impure valid nodes; liveness flows to inputs.
+  s.keep.assign(count, false);
+  std::vector<bool> is_output(count, false);
+  for (NodeId out : outputs) {
+    if (out == kNoNode) continue;
+    if (!valid[out] && !s.invalid_output) s.invalid_output = out;
+    is_output[out] = true;
+  }
+  for (NodeId id = count - 1; id >= 0; --id) {
+    if (!valid[id]) continue;
+    bool live = s.is_input[id] || is_output[id] || g[id].impure;
+    if (!live) {
+      for (NodeId u : g.users[id]) {
+        if (s.keep[u]) {
+          live = true;
+          break;
+        }
+      }
+    }
+    s.keep[id] = live;
+  }
+  return s;
+}
+
+}  // namespace pt

@@ -1,0 +1,157 @@
+#include "partition/ban_heuristics.h"
+
+#include <functional>
+#include <queue>
+#include <set>
+#include <tuple>
+
+namespace pt {
+
+namespace {
+
+bool is_collective(const Node& n) { return n.packet.starts_with("_c10d_functional."); }
+
+uint64_t positional_input_bytes(const Graph& g, const Node& n) {
+  uint64_t total = 0;
+  for (NodeId in : n.positional_inputs) total += g[in].size_bytes;  // a repeated arg counts twice
+  return total;
+}
+
+// Whether X's value (or a view of it) is read by a backward node that cannot
+// fuse with it, so the backward would materialize it anyway.
+bool materialized_in_backward(const Graph& g, const Classification& c, NodeId id, const OpClasses& ops) {
+  if (ops.is_view(g[id])) return false;
+  std::vector<NodeId> work{id};
+  std::vector<bool> seen(g.size(), false);
+  seen[id] = true;
+  while (!work.empty()) {
+    const NodeId cur = work.back();
+    work.pop_back();
+    for (NodeId u : g.users[cur]) {
+      if (!c.required_fw[u] && !ops.is_fusible(g[cur], g[u])) return true;
+      if (ops.is_view(g[u]) && !seen[u]) {
+        seen[u] = true;
+        work.push_back(u);
+      }
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+bool must_recompute(const Node& n) {
+  return n.recompute == Recompute::MustRecompute || n.recompute == Recompute::PreferRecompute;
+}
+
+bool BanSet::try_ban(NodeId id, BanReason why) {
+  const Node& n = g_[id];
+  if (s_.op_classes.is_view(n)) return false;
+  if (!o_.dont_ban.empty() && o_.dont_ban[id] && !is_collective(n)) return false;
+  if (must_recompute(n)) return false;
+  if (n.value_kind == ValueKind::Sym && n.sym_kind == SymKind::Float) return false;
+  if (reason_[id] == BanReason::None) order_.push_back(id);
+  reason_[id] = why;
+  return true;
+}
+
+BanReason should_ban_recomputation(const Graph& g, const Classification& c, NodeId id, const Settings& s,
+                                   const BanOptions& o) {
+  const Node& n = g[id];
+  const OpClasses& ops = s.op_classes;
+  if (n.op != OpKind::CallFunction || n.target == "operator.getitem") return BanReason::None;
+  if (n.recompute == Recompute::MustSave) return BanReason::MarkedMustSave;
+  if (s.recompute_views && ops.is_view(n)) return BanReason::None;
+  if (n.packet == "aten.lift_fresh_copy" || n.packet == "aten.lift_fresh") return BanReason::None;
+  if (o.not_in_allowlist) {
+    if (!ops.is_recomputable(n)) return BanReason::NotInAllowlist;
+  } else {
+    if (ops.is_random(n)) return BanReason::RandomOp;
+    if (ops.is_compute_intensive(n)) return BanReason::ComputeIntensive;
+  }
+  if (o.materialized_backward && materialized_in_backward(g, c, id, ops)) return BanReason::MaterializedInBackward;
+  const double dist = static_cast<double>(c.dist_from_bw[id]);
+  if (dist < 1000 && dist > s.max_dist_from_bw) return BanReason::TooFar;
+  // Any op whose output is much smaller than its inputs (a reduction in
+  // effect): recomputing it would keep the large inputs alive.
+  if (o.reductions && n.size_bytes * 4 < positional_input_bytes(g, n)) return BanReason::ReductionOp;
+  return BanReason::None;
+}
+
+namespace {
+
+// PyTorch's find_first_unfusible: the forward order of the first use, walking
+// forward from `start` through users, that cannot fuse with its producer.
+int32_t find_first_unfusible(const Graph& g, const Classification& c, const OpClasses& ops,
+                             const std::vector<NodeId>& start, int32_t max_range) {
+  using Entry = std::tuple<int32_t, NodeId, bool>;  // (fw_order, node, fusible); nodes tie-break by order
+  std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> heap;
+  std::set<std::pair<int32_t, bool>> queued;  // entries currently in the heap (fw_order identifies the node)
+  for (NodeId n : start) {
+    if (queued.insert({c.fw_order[n], true}).second) heap.emplace(c.fw_order[n], n, true);
+  }
+  while (!heap.empty()) {
+    const auto [order, node, fusible] = heap.top();
+    heap.pop();
+    queued.erase({order, fusible});
+    if (!fusible) return order;
+    for (NodeId u : g.users[node]) {
+      if (!c.required_fw[u] || c.fw_order[u] > max_range) continue;
+      const bool f = ops.is_fusible(g[node], g[u]);
+      if (queued.insert({c.fw_order[u], f}).second) heap.emplace(c.fw_order[u], u, f);
+    }
+  }
+  return max_range;
+}
+
+}  // namespace
+
+void ban_used_far_apart(const Graph& g, const Classification& c, const Settings& s, BanSet& bans) {
+  const OpClasses& ops = s.op_classes;
+  for (NodeId used = 0; used < g.size(); ++used) {  // graph order = forward order for required_fw nodes
+    if (!c.required_fw[used]) continue;
+    std::vector<NodeId> fw_users;
+    int32_t max_order = -1;
+    for (NodeId u : g.users[used]) {
+      if (!c.required_fw[u]) continue;
+      fw_users.push_back(u);
+      max_order = std::max(max_order, c.fw_order[u]);
+    }
+    if (fw_users.empty()) continue;
+    const int32_t first = find_first_unfusible(g, c, ops, fw_users, max_order);
+    for (NodeId u : fw_users) {  // users are in graph order, i.e. forward order
+      if (c.fw_order[u] > first && ops.is_fusible(g[used], g[u]) && !bans.banned(u)) {
+        bans.try_ban(u, BanReason::UsedFarApart);
+      }
+    }
+  }
+}
+
+void ban_long_fusible_chains(const Graph& g, const Classification& c, const Settings& s, BanSet& bans) {
+  // 100 is PyTorch's arbitrary bound against degenerate recompute chains.
+  constexpr int32_t kMaxChain = 100;
+  const OpClasses& ops = s.op_classes;
+  std::vector<bool> visited(g.size(), false);  // shared by all start nodes, as in PyTorch
+  using Entry = std::pair<int32_t, NodeId>;
+  for (NodeId start = 0; start < g.size(); ++start) {
+    if (!c.required_fw[start]) continue;
+    const int32_t start_order = c.fw_order[start];
+    std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> heap;
+    heap.emplace(start_order, start);
+    while (!heap.empty()) {
+      const auto [order, cur] = heap.top();
+      heap.pop();
+      if (visited[cur]) continue;
+      visited[cur] = true;
+      if (order > start_order + kMaxChain && heap.empty()) {
+        bans.try_ban(cur, BanReason::LongFusibleChain);
+        break;
+      }
+      for (NodeId u : g.users[cur]) {
+        if (c.required_fw[u] && ops.is_fusible(g[cur], g[u]) && !bans.banned(u)) heap.emplace(c.fw_order[u], u);
+      }
+    }
+  }
+}
+
+}  // namespace pt

@@ -1,0 +1,52 @@
+// The recomputation bans (DESIGN.md section 4): per-node rules
+// (should_ban_recomputation) and the two chain heuristics. Each ban becomes a
+// source -> X_in edge of infinite capacity. Every rule names the setting that
+// turns it off (see BanOptions and ban_reason.h).
+#pragma once
+
+#include <vector>
+
+#include "analysis/classify.h"
+#include "graph/graph.h"
+#include "partition/ban_options.h"
+#include "partition/ban_reason.h"
+#include "partition/settings.h"
+
+namespace pt {
+
+// Bans in the order they were made, with the refusal rules applied.
+class BanSet {
+ public:
+  BanSet(const Graph& g, const Settings& s, const BanOptions& o) : g_(g), s_(s), o_(o), reason_(g.size(), BanReason::None) {}
+
+  // Bans `id` unless refused: views (always recomputable), must-recompute
+  // nodes, symbolic floats, and nodes the memory budget un-banned
+  // (collectives stay banned). Returns whether the ban was made.
+  bool try_ban(NodeId id, BanReason why);
+  bool banned(NodeId id) const { return reason_[id] != BanReason::None; }
+  BanReason reason(NodeId id) const { return reason_[id]; }
+  const std::vector<NodeId>& order() const { return order_; }
+
+ private:
+  const Graph& g_;
+  const Settings& s_;
+  const BanOptions& o_;
+  std::vector<BanReason> reason_;
+  std::vector<NodeId> order_;
+};
+
+bool must_recompute(const Node& n);
+
+// PyTorch's should_ban_recomputation for a required_fw node: the first rule
+// that answers, or BanReason::None.
+BanReason should_ban_recomputation(const Graph& g, const Classification& c, NodeId id, const Settings& s,
+                                   const BanOptions& o);
+
+// ban_recompute_used_far_apart: a fusible user consumed after the first
+// unfusible use of its producer would stretch the producer's lifetime.
+void ban_used_far_apart(const Graph& g, const Classification& c, const Settings& s, BanSet& bans);
+// ban_recompute_long_fusible_chains: recomputing a chain of more than 100
+// fusible ops is not worth it; ban the far end.
+void ban_long_fusible_chains(const Graph& g, const Classification& c, const Settings& s, BanSet& bans);
+
+}  // namespace pt

@@ -1,0 +1,76 @@
+#include "partition/flow_network.h"
+
+#include <algorithm>
+#include <set>
+
+#include "partition/ban_heuristics.h"
+#include "partition/node_weight.h"
+
+namespace pt {
+
+int64_t FlowNetwork::used_vertex_count() const {
+  std::vector<bool> used(vertex_count, false);
+  for (const auto& a : arcs) used[a.from] = used[a.to] = true;
+  return std::count(used.begin(), used.end(), true);
+}
+
+int64_t FlowNetwork::distinct_arc_count() const {
+  std::set<std::pair<int32_t, int32_t>> seen;
+  for (const auto& a : arcs) seen.insert({a.from, a.to});
+  return static_cast<int64_t>(seen.size());
+}
+
+FlowNetwork build_flow_network(const Graph& g, const Classification& c, const Settings& s, const BanOptions& o) {
+  const NodeId count = g.size();
+  FlowNetwork net;
+  net.vertex_count = 2 + 2 * count;
+  net.weight.assign(count, std::nullopt);
+  net.sink.assign(count, SinkTie::None);
+  BanSet bans(g, s, o);
+
+  for (NodeId id = 0; id < count; ++id) {
+    const Node& n = g[id];
+    if (n.op == OpKind::Output) continue;
+    if (c.required_bw[id]) {
+      if (c.tangent_closure[id]) {
+        // Backward-only: it runs in the backward, whatever it costs.
+        net.arcs.push_back({FlowNetwork::in(id), FlowNetwork::kSink, kInfinite});
+        net.sink[id] = SinkTie::In;
+        continue;
+      }
+      // A gradient output computed from forward values: the backward needs
+      // its value, which may be saved or recomputed.
+      net.arcs.push_back({FlowNetwork::out(id), FlowNetwork::kSink, kInfinite});
+      net.sink[id] = SinkTie::Out;
+    }
+    if (must_recompute(n)) {
+      // Checkpointing policy MUST/PREFER_RECOMPUTE: always recomputed.
+      net.arcs.push_back({FlowNetwork::in(id), FlowNetwork::kSink, kInfinite});
+      net.sink[id] = SinkTie::In;
+      continue;
+    }
+    if (n.input_kind == InputKind::Primal) bans.try_ban(id, BanReason::PrimalInput);
+    if (n.input_kind == InputKind::FwdSeed) bans.try_ban(id, BanReason::ForwardSeed);
+    if (c.required_fw[id]) {
+      const BanReason why = should_ban_recomputation(g, c, id, s, o);
+      if (why != BanReason::None) bans.try_ban(id, why);
+    }
+    const auto w = node_weight(g, c, id, s);
+    net.weight[id] = w ? *w : kInfinite;
+    net.arcs.push_back({FlowNetwork::in(id), FlowNetwork::out(id), net.weight[id].value()});
+    for (NodeId u : g.users[id]) net.arcs.push_back({FlowNetwork::out(id), FlowNetwork::in(u), kInfinite});
+  }
+
+  if (o.used_far_apart) ban_used_far_apart(g, c, s, bans);
+  if (o.long_fusible_chains) ban_long_fusible_chains(g, c, s, bans);
+
+  net.banned.assign(count, BanReason::None);
+  for (NodeId id : bans.order()) {
+    net.banned[id] = bans.reason(id);
+    net.arcs.push_back({FlowNetwork::kSource, FlowNetwork::in(id), kInfinite});
+  }
+  net.ban_order = bans.order();
+  return net;
+}
+
+}  // namespace pt

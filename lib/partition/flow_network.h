@@ -1,0 +1,51 @@
+// The flow network of one min-cut solve (DESIGN.md section 4), in flat
+// arrays. Vertex 0 is the source, 1 the sink; node X has X_in = 2 + 2X and
+// X_out = 3 + 2X. Capacities are integers; kInfinite marks infinite edges
+// until the solver replaces it by a sentinel above the sum of finite ones.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "analysis/classify.h"
+#include "graph/graph.h"
+#include "partition/ban_options.h"
+#include "partition/ban_reason.h"
+#include "partition/settings.h"
+
+namespace pt {
+
+inline constexpr int64_t kInfinite = -1;
+
+enum class SinkTie : uint8_t { None, In, Out };
+
+struct FlowArc {
+  int32_t from;
+  int32_t to;
+  int64_t capacity;  // kInfinite for infinite
+};
+
+struct FlowNetwork {
+  static constexpr int32_t kSource = 0;
+  static constexpr int32_t kSink = 1;
+  static int32_t in(NodeId x) { return 2 + 2 * x; }
+  static int32_t out(NodeId x) { return 3 + 2 * x; }
+
+  int32_t vertex_count = 2;
+  std::vector<FlowArc> arcs;
+  // Per node: the X_in -> X_out capacity (nullopt: no such edge; kInfinite: infinite).
+  std::vector<std::optional<int64_t>> weight;
+  std::vector<BanReason> banned;  // per node; None when recomputable
+  std::vector<NodeId> ban_order;  // bans in the order they were made
+  std::vector<SinkTie> sink;      // per node: which half is tied to the sink
+
+  // Vertices that carry at least one arc (what networkx would count), and
+  // distinct arcs.
+  int64_t used_vertex_count() const;
+  int64_t distinct_arc_count() const;
+};
+
+FlowNetwork build_flow_network(const Graph& g, const Classification& c, const Settings& s, const BanOptions& o);
+
+}  // namespace pt

@@ -1,0 +1,51 @@
+#include "partition/node_weight.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "graph/errors.h"
+
+namespace pt {
+
+bool is_materialized(const Graph& g, NodeId id, const OpClasses& ops) {
+  if (g[id].op == OpKind::Placeholder) return true;
+  for (NodeId u : g.users[id]) {
+    if (!ops.is_fusible(g[id], g[u])) return true;
+  }
+  return false;
+}
+
+std::optional<int64_t> node_weight(const Graph& g, const Classification& c, NodeId id, const Settings& s) {
+  const Node& n = g[id];
+  if (n.value_kind == ValueKind::Sym) return n.sym_kind == SymKind::Float ? 4 : 1;
+  if (n.value_kind != ValueKind::Tensor) {
+    // Non-tensor values cannot be saved, except the backward-state and
+    // script-object handles, which cost nothing.
+    if (n.value_kind == ValueKind::Opaque &&
+        (n.opaque_type.find("BackwardState") != std::string::npos ||
+         n.opaque_type.find("FakeScriptObject") != std::string::npos)) {
+      return 0;
+    }
+    return std::nullopt;
+  }
+  // Parameters and buffers live for the whole step anyway (setting
+  // treat_parameters_as_free_to_save).
+  if (s.treat_parameters_as_free_to_save && g.static_lifetime[id]) return 0;
+  // recompute_views: views are never saved, always recomputed from their base.
+  if (s.recompute_views && s.op_classes.is_view(n)) return std::nullopt;
+
+  const double dist = static_cast<double>(c.dist_from_bw[id]);
+  const double exponent = std::max(std::min(dist, s.dist_from_bw_cap), 1.0);
+  const double weight = std::trunc(static_cast<double>(n.size_bytes) * std::pow(s.dist_from_bw_base, exponent));
+  constexpr double kLimit = 4.0e18;  // below 2^62
+  if (!(weight < kLimit / 2)) {
+    throw InputError(g.source + ": node '" + n.name + "': the cost of saving it (" + std::to_string(weight) +
+                     ") overflows 62-bit capacities; lower dist_from_bw_base or dist_from_bw_cap");
+  }
+  int64_t w = static_cast<int64_t>(weight);
+  // Not materialized: saving it costs an extra write the forward would not do.
+  if (!is_materialized(g, id, s.op_classes)) w *= 2;
+  return w;
+}
+
+}  // namespace pt

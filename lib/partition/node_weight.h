@@ -1,0 +1,26 @@
+// The cost of saving a node: the capacity of its X_in -> X_out edge
+// (DESIGN.md section 4, "Weights").
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include "analysis/classify.h"
+#include "graph/graph.h"
+#include "partition/settings.h"
+
+namespace pt {
+
+// Whether a node is written to memory anyway: a placeholder, or a node with a
+// user it cannot fuse with (the output node fuses with nothing). A node with
+// no users is not materialized.
+bool is_materialized(const Graph& g, NodeId id, const OpClasses& ops);
+
+// The weight, exactly as PyTorch computes it in IEEE double:
+// trunc(size * base ** max(min(dist_from_bw, cap), 1)), doubled when not
+// materialized. nullopt = infinite (the value cannot be saved: tuples, none,
+// opaque objects, views under recompute_views). Throws InputError when the
+// weight does not fit in 62 bits (lower dist_from_bw_base or dist_from_bw_cap).
+std::optional<int64_t> node_weight(const Graph& g, const Classification& c, NodeId id, const Settings& s);
+
+}  // namespace pt
