@@ -1,0 +1,124 @@
+#include "prepare/cse_key.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string_view>
+#include <utility>
+
+namespace pt {
+
+namespace {
+
+// Appends tagged, length-prefixed fields, so that distinct arg trees never
+// produce the same bytes.
+class KeyWriter {
+ public:
+  void tag(char t) { out_.push_back(t); }
+  void u32(uint32_t v) { out_.append(reinterpret_cast<const char*>(&v), sizeof v); }
+  void i64(int64_t v) { out_.append(reinterpret_cast<const char*>(&v), sizeof v); }
+  void text(std::string_view s) {
+    u32(static_cast<uint32_t>(s.size()));
+    out_.append(s);
+  }
+  std::string take() { return std::move(out_); }
+
+ private:
+  std::string out_;
+};
+
+// Writes one arg tree in pre-order without recursion. Node references are
+// read from `refs` (the node's inputs, which validation collected in this
+// same order: args pre-order, then kwargs by key), advancing `next`.
+// Returns false on NaN.
+bool write_arg(const proto::Arg& root, const std::vector<NodeId>& refs, size_t& next,
+               const std::vector<NodeId>& kept_as, KeyWriter& w) {
+  std::vector<const proto::Arg*> stack{&root};
+  while (!stack.empty()) {
+    const proto::Arg& a = *stack.back();
+    stack.pop_back();
+    switch (a.kind_case()) {
+      case proto::Arg::kNode: {
+        w.tag('N');
+        w.u32(static_cast<uint32_t>(kept_as[refs[next++]]));
+        break;
+      }
+      case proto::Arg::kInt:
+        w.tag('I');
+        w.i64(a.int_());
+        break;
+      case proto::Arg::kFloat: {
+        double v = a.float_();
+        if (std::isnan(v)) return false;
+        if (v == 0.0) v = 0.0;  // -0.0 == 0.0 in Python
+        int64_t bits = 0;
+        std::memcpy(&bits, &v, sizeof bits);
+        w.tag('F');
+        w.i64(bits);
+        break;
+      }
+      case proto::Arg::kBool:
+        w.tag(a.bool_() ? 'T' : 'X');
+        break;
+      case proto::Arg::kStr:
+        w.tag('S');
+        w.text(a.str());
+        break;
+      case proto::Arg::kNone:
+        w.tag('Z');
+        break;
+      case proto::Arg::kList: {
+        const auto& items = a.list().items();
+        w.tag('L');
+        w.u32(static_cast<uint32_t>(items.size()));
+        for (int k = items.size() - 1; k >= 0; --k) stack.push_back(&items[k]);
+        break;
+      }
+      case proto::Arg::kDtype:
+        w.tag('D');
+        w.text(a.dtype());
+        break;
+      case proto::Arg::kDevice:
+        w.tag('V');
+        w.text(a.device());
+        break;
+      case proto::Arg::kRepr:
+        w.tag('R');
+        w.text(a.repr());
+        break;
+      case proto::Arg::KIND_NOT_SET:
+        w.tag('?');  // rejected by validation; kept distinct anyway
+        break;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+std::optional<std::string> cse_key(const Graph& g, NodeId id, const std::vector<NodeId>& kept_as) {
+  const proto::Node& pn = g.proto_node(id);
+  const std::vector<NodeId>& refs = g[id].inputs;
+  size_t next = 0;
+  KeyWriter w;
+  w.text(pn.target());
+  w.u32(static_cast<uint32_t>(pn.args_size()));
+  for (const auto& arg : pn.args()) {
+    if (!write_arg(arg, refs, next, kept_as, w)) return std::nullopt;
+  }
+  // Kwargs by key: the order a map gives is not part of the identity.
+  std::vector<const std::string*> keys;
+  keys.reserve(pn.kwargs_size());
+  for (const auto& [k, v] : pn.kwargs()) keys.push_back(&k);
+  std::sort(keys.begin(), keys.end(), [](const std::string* a, const std::string* b) { return *a < *b; });
+  w.u32(static_cast<uint32_t>(keys.size()));
+  for (const std::string* k : keys) {
+    w.text(*k);
+    if (!write_arg(pn.kwargs().at(*k), refs, next, kept_as, w)) return std::nullopt;
+  }
+  return w.take();
+}
+
+}  // namespace pt

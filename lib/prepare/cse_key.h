@@ -1,0 +1,20 @@
+// The identity CSE compares (DESIGN.md 3.2, PyTorch's fx_graph_cse token):
+// the full target (overload included), then args and kwargs compared
+// structurally after substituting already-merged nodes, leaf types included:
+// int 1, float 1.0 and bool true all differ, 0.0 equals -0.0, NaN equals
+// nothing. Encoded as one byte string so equal keys mean equal tokens.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "graph/graph.h"
+
+namespace pt {
+
+// `kept_as[n]`: the node that n was merged into (n itself when not merged).
+// nullopt when some float arg is NaN: such a node never equals another.
+std::optional<std::string> cse_key(const Graph& g, NodeId id, const std::vector<NodeId>& kept_as);
+
+}  // namespace pt
