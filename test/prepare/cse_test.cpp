@@ -1,0 +1,195 @@
+#include <doctest/doctest.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "prepare/prepare.h"
+#include "prepare/text_graph.h"
+
+using pt::test::graph_from_text;
+using pt::test::node_names;
+using Merges = std::vector<std::pair<std::string, std::string>>;
+
+namespace {
+
+pt::PrepareResult prepare_text(const std::string& text, bool cse = true) {
+  pt::Settings s;
+  s.cse = cse;
+  return pt::prepare(graph_from_text(text), s);
+}
+
+std::string call(const std::string& name, const std::string& target, const std::string& args) {
+  return "nodes { name: \"" + name + "\" op: \"call_function\" target: \"" + target + "\" " + args + " $T }\n";
+}
+
+std::string output(const std::vector<std::string>& names) {
+  std::string items;
+  for (const auto& n : names) items += "items { node: \"" + n + "\" } ";
+  return "nodes { name: \"output\" op: \"output\" args { list { " + items + "} } }\nnum_fwd_outputs: 1\n";
+}
+
+const std::string kX = R"(args { node: "x" } )";
+
+}  // namespace
+
+TEST_CASE("CSE distinguishes int, float and bool arguments") {
+  const auto r = prepare_text("$P(x)\n" + call("a_int", "aten.add.Tensor", kX + "args { int: 1 }") +
+                              call("a_float", "aten.add.Tensor", kX + "args { float: 1.0 }") +
+                              call("a_bool", "aten.add.Tensor", kX + "args { bool: true }") +
+                              call("a_int2", "aten.add.Tensor", kX + "args { int: 1 }") +
+                              call("a_float2", "aten.add.Tensor", kX + "args { float: 1.0 }") +
+                              call("a_bool2", "aten.add.Tensor", kX + "args { bool: true }") +
+                              call("sum", "aten.sum.default", R"(args { list { items { node: "a_int" }
+                                   items { node: "a_float" } items { node: "a_bool" } items { node: "a_int2" }
+                                   items { node: "a_float2" } items { node: "a_bool2" } } })") +
+                              output({"sum"}));
+  CHECK(r.merged == Merges{{"a_int2", "a_int"}, {"a_float2", "a_float"}, {"a_bool2", "a_bool"}});
+}
+
+TEST_CASE("CSE never merges NaN arguments; infinities and signed zeros compare by value") {
+  const auto r = prepare_text("$P(x)\n" + call("n1", "aten.add.Tensor", kX + "args { float: nan }") +
+                              call("n2", "aten.add.Tensor", kX + "args { float: nan }") +
+                              call("i1", "aten.add.Tensor", kX + "args { float: inf }") +
+                              call("i2", "aten.add.Tensor", kX + "args { float: inf }") +
+                              call("z1", "aten.add.Tensor", kX + "args { float: 0.0 }") +
+                              call("z2", "aten.add.Tensor", kX + "args { float: -0.0 }") +
+                              call("sum", "aten.sum.default", R"(args { list { items { node: "n1" }
+                                   items { node: "n2" } items { node: "i1" } items { node: "i2" }
+                                   items { node: "z1" } items { node: "z2" } } })") +
+                              output({"sum"}));
+  CHECK(r.merged == Merges{{"i2", "i1"}, {"z2", "z1"}});
+}
+
+TEST_CASE("CSE compares the full target, nested lists and kwargs, after substitution") {
+  const auto r = prepare_text(
+      "$P(x)\n" + call("s1", "aten.sum.dim_IntList", kX + "args { list { items { int: 0 } } }") +
+      call("s2", "aten.sum.dim_IntList", kX + "args { list { items { int: 0 } } }") +
+      call("s3", "aten.sum.dim_IntList", kX + "args { list { items { int: 0 } items { int: 1 } } }") +
+      call("s4", "aten.sum.default", kX) +  // same packet, other overload
+      call("c1", "aten.clone.default", R"(args { node: "s1" } kwargs { key: "memory_format" value { repr: "torch.contiguous_format" } })") +
+      call("c2", "aten.clone.default", R"(args { node: "s2" } kwargs { key: "memory_format" value { repr: "torch.contiguous_format" } })") +
+      call("c3", "aten.clone.default", R"(args { node: "s2" } kwargs { key: "memory_format" value { repr: "torch.preserve_format" } })") +
+      call("cat", "aten.cat.default", R"(args { list { items { node: "c1" } items { node: "c2" } items { node: "c3" }
+           items { node: "s3" } items { node: "s4" } } })") +
+      output({"cat"}));
+  CHECK(r.merged == Merges{{"s2", "s1"}, {"c2", "c1"}});
+  // The survivors read the kept node.
+  const pt::Graph& g = r.graph;
+  const pt::Node& c3 = g[g.find("c3")];
+  REQUIRE(c3.inputs.size() == 1);
+  CHECK(g[c3.inputs[0]].name == "s1");
+  CHECK(g.proto_node(g.find("cat")).args(0).list().items(1).node() == "c1");
+}
+
+TEST_CASE("CSE is off with the setting cse=false") {
+  const auto r = prepare_text("$P(x)\n" + call("a", "aten.neg.default", kX) + call("b", "aten.neg.default", kX) +
+                                  call("c", "aten.add.Tensor", R"(args { node: "a" } args { node: "b" })") +
+                                  output({"c"}),
+                              false);
+  CHECK(r.merged.empty());
+  CHECK(r.graph.size() == 5);
+}
+
+TEST_CASE("CSE mutation regions: no merge across a mutating node; later duplicates merge into the later one") {
+  const auto r = prepare_text(
+      "$P(x)\n$P(y)\n" + call("m1", "aten.mul.Tensor", kX + "args { int: 2 }") +
+      call("m2", "aten.mul.Tensor", kX + "args { int: 2 }") +
+      "nodes { name: \"copy_\" op: \"call_function\" target: \"aten.copy_.default\" mutable: true "
+      "args { node: \"x\" } args { node: \"y\" } $T }\n" +
+      call("m3", "aten.mul.Tensor", kX + "args { int: 2 }") + call("m4", "aten.mul.Tensor", kX + "args { int: 2 }") +
+      // Python callables without a schema mutate by name (PyTorch's regex).
+      "nodes { name: \"grad_mode\" op: \"call_function\" target: \"torch._C._set_grad_enabled\" "
+      "args { bool: false } val { none: true } impure: true }\n" +
+      call("m5", "aten.mul.Tensor", kX + "args { int: 2 }") +
+      call("cat", "aten.cat.default", R"(args { list { items { node: "m1" } items { node: "m2" } items { node: "m3" }
+           items { node: "m4" } items { node: "m5" } } })") +
+      output({"cat"}));
+  CHECK(r.merged == Merges{{"m2", "m1"}, {"m4", "m3"}});
+}
+
+TEST_CASE("CSE never merges cse_rand ops or aten.empty; randn_like merges") {
+  const auto r = prepare_text(
+      "$P(x)\n" + call("d1", "aten.native_dropout.default", kX + "args { float: 0.1 } args { bool: true }") +
+      call("d2", "aten.native_dropout.default", kX + "args { float: 0.1 } args { bool: true }") +
+      call("r1", "aten.rand_like.default", kX) + call("r2", "aten.rand_like.default", kX) +
+      call("e1", "aten.empty.memory_format", "args { list { items { int: 4 } } }") +
+      call("e2", "aten.empty.memory_format", "args { list { items { int: 4 } } }") +
+      "nodes { name: \"n1\" op: \"call_function\" target: \"aten.randn_like.default\" "
+      "op_tags: \"nondeterministic_seeded\" args { node: \"x\" } $T }\n"
+      "nodes { name: \"n2\" op: \"call_function\" target: \"aten.randn_like.default\" "
+      "op_tags: \"nondeterministic_seeded\" args { node: \"x\" } $T }\n" +
+      call("cat", "aten.cat.default", R"(args { list { items { node: "d1" } items { node: "d2" } items { node: "r1" }
+           items { node: "r2" } items { node: "e1" } items { node: "e2" } items { node: "n1" } items { node: "n2" } } })") +
+      output({"cat"}));
+  CHECK(r.merged == Merges{{"n2", "n1"}});
+}
+
+TEST_CASE("CSE never merges placeholders or get_attr nodes") {
+  const auto r = prepare_text(
+      "$P(x)\n"
+      "nodes { name: \"c0\" op: \"get_attr\" target: \"_tensor_constant0\" $T }\n"
+      "nodes { name: \"c1\" op: \"get_attr\" target: \"_tensor_constant0\" $T }\n" +
+      call("add", "aten.add.Tensor", R"(args { node: "c0" } args { node: "c1" })") + output({"add"}));
+  CHECK(r.merged.empty());
+}
+
+TEST_CASE("CSE keeps nodes that alias a graph output (no storage ids: followed through views)") {
+  // m1's view p1 is an output, so m1 shares its storage and is neither merged
+  // nor a target; m3 merges into m2 instead. v2 is a view of the same base as
+  // the output v1: kept apart from v1. Both outputs o1/o2 stay.
+  const auto r = prepare_text(
+      "$P(x)\n" + call("m1", "aten.mul.Tensor", kX + "args { int: 3 }") +
+      call("p1", "aten.permute.default", R"(args { node: "m1" } args { list { items { int: 0 } } })") +
+      call("m2", "aten.mul.Tensor", kX + "args { int: 3 }") + call("m3", "aten.mul.Tensor", kX + "args { int: 3 }") +
+      call("y", "aten.exp.default", kX) +
+      call("v1", "aten.view.default", R"(args { node: "y" } args { list { items { int: 4 } } })") +
+      call("v2", "aten.view.default", R"(args { node: "y" } args { list { items { int: 4 } } })") +
+      call("o1", "aten.relu.default", kX) + call("o2", "aten.relu.default", kX) +
+      call("sum", "aten.sum.default", R"(args { list { items { node: "m2" } items { node: "m3" } items { node: "v2" } } })") +
+      output({"p1", "v1", "o1", "o2", "sum"}));
+  CHECK(r.merged == Merges{{"m3", "m2"}});
+}
+
+TEST_CASE("CSE output aliasing follows getitems of split and copy_") {
+  // s1's second chunk is an output: s1's input t1 shares its storage, so t1
+  // is no merge target and t2 (equal to t1) stays; so do the chunks g1/g2.
+  // copy_ returns its destination: k1 aliases the output `copy`, so k2 stays.
+  // y is an output too, but c1/c2 only read it and still merge.
+  const auto r = prepare_text(
+      "$P(x)\n$P(y)\n" + call("t1", "aten.exp.default", kX) + call("t2", "aten.exp.default", kX) +
+      "nodes { name: \"s1\" op: \"call_function\" target: \"aten.split.Tensor\" args { node: \"t1\" } args { int: 2 }"
+      " val { tuple { items { $t } items { $t } } } }\n" +
+      call("g1", "operator.getitem", R"(args { node: "s1" } args { int: 0 })") +
+      call("g1b", "operator.getitem", R"(args { node: "s1" } args { int: 1 })") +
+      call("g2", "operator.getitem", R"(args { node: "s1" } args { int: 0 })") +
+      call("c1", "aten.neg.default", R"(args { node: "y" })") + call("c2", "aten.neg.default", R"(args { node: "y" })") +
+      call("k1", "aten.clone.default", kX) + call("k2", "aten.clone.default", kX) +
+      "nodes { name: \"copy\" op: \"call_function\" target: \"aten.copy_.default\" mutable: true "
+      "args { node: \"k1\" } args { node: \"y\" } $T }\n" +
+      call("sum", "aten.sum.default", R"(args { list { items { node: "t2" } items { node: "g1" } items { node: "g2" }
+           items { node: "c1" } items { node: "c2" } items { node: "k2" } } })") +
+      output({"g1b", "y", "copy", "sum"}));
+  CHECK(r.merged == Merges{{"c2", "c1"}});
+}
+
+TEST_CASE("CSE output aliasing by storage ids when the exporter recorded them") {
+  // transpose is not in the view class, but the storage ids say b1 shares the
+  // output's storage; without ids b2 would merge into b1.
+  const auto r = prepare_text(R"(
+    nodes { name: "x" op: "placeholder" target: "x" val { tensor { shape: [4] dtype: "float32" storage: 1 } } }
+    nodes { name: "b1" op: "call_function" target: "aten.exp.default" args { node: "x" }
+            val { tensor { shape: [4] dtype: "float32" storage: 2 } } }
+    nodes { name: "t" op: "call_function" target: "aten.transpose.int" args { node: "b1" } args { int: 0 } args { int: 0 }
+            val { tensor { shape: [4] dtype: "float32" storage: 2 } } }
+    nodes { name: "b2" op: "call_function" target: "aten.exp.default" args { node: "x" }
+            val { tensor { shape: [4] dtype: "float32" storage: 3 } } }
+    nodes { name: "b3" op: "call_function" target: "aten.exp.default" args { node: "x" }
+            val { tensor { shape: [4] dtype: "float32" storage: 4 } } }
+    nodes { name: "sum" op: "call_function" target: "aten.add.Tensor" args { node: "b2" } args { node: "b3" }
+            val { tensor { shape: [4] dtype: "float32" storage: 5 } } }
+    nodes { name: "output" op: "output" args { list { items { node: "t" } items { node: "sum" } } } }
+    num_fwd_outputs: 1
+  )");
+  CHECK(r.merged == Merges{{"b3", "b2"}});
+}
