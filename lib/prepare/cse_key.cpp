@@ -6,7 +6,6 @@
 #include <cstdint>
 #include <cstring>
 #include <string_view>
-#include <utility>
 
 namespace pt {
 
@@ -16,6 +15,7 @@ namespace {
 // produce the same bytes.
 class KeyWriter {
  public:
+  explicit KeyWriter(std::string& out) : out_(out) { out_.clear(); }
   void tag(char t) { out_.push_back(t); }
   void u32(uint32_t v) { out_.append(reinterpret_cast<const char*>(&v), sizeof v); }
   void i64(int64_t v) { out_.append(reinterpret_cast<const char*>(&v), sizeof v); }
@@ -23,10 +23,9 @@ class KeyWriter {
     u32(static_cast<uint32_t>(s.size()));
     out_.append(s);
   }
-  std::string take() { return std::move(out_); }
 
  private:
-  std::string out_;
+  std::string& out_;
 };
 
 // Writes one arg tree in pre-order without recursion. Node references are
@@ -98,15 +97,15 @@ bool write_arg(const proto::Arg& root, const std::vector<NodeId>& refs, size_t& 
 
 }  // namespace
 
-std::optional<std::string> cse_key(const Graph& g, NodeId id, const std::vector<NodeId>& kept_as) {
+bool cse_key(const Graph& g, NodeId id, const std::vector<NodeId>& kept_as, std::string& out) {
   const proto::Node& pn = g.proto_node(id);
   const std::vector<NodeId>& refs = g[id].inputs;
   size_t next = 0;
-  KeyWriter w;
+  KeyWriter w(out);
   w.text(pn.target());
   w.u32(static_cast<uint32_t>(pn.args_size()));
   for (const auto& arg : pn.args()) {
-    if (!write_arg(arg, refs, next, kept_as, w)) return std::nullopt;
+    if (!write_arg(arg, refs, next, kept_as, w)) return false;
   }
   // Kwargs by key: the order a map gives is not part of the identity.
   std::vector<const std::string*> keys;
@@ -116,9 +115,9 @@ std::optional<std::string> cse_key(const Graph& g, NodeId id, const std::vector<
   w.u32(static_cast<uint32_t>(keys.size()));
   for (const std::string* k : keys) {
     w.text(*k);
-    if (!write_arg(pn.kwargs().at(*k), refs, next, kept_as, w)) return std::nullopt;
+    if (!write_arg(pn.kwargs().at(*k), refs, next, kept_as, w)) return false;
   }
-  return w.take();
+  return true;
 }
 
 }  // namespace pt

@@ -5,7 +5,6 @@
 // nothing. Encoded as one byte string so equal keys mean equal tokens.
 #pragma once
 
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,8 +12,10 @@
 
 namespace pt {
 
-// `kept_as[n]`: the node that n was merged into (n itself when not merged).
-// nullopt when some float arg is NaN: such a node never equals another.
-std::optional<std::string> cse_key(const Graph& g, NodeId id, const std::vector<NodeId>& kept_as);
+// Writes node `id`'s key into `out` (replacing its contents; the buffer is
+// reused across nodes). `kept_as[n]`: the node that n was merged into (n
+// itself when not merged). Returns false when some float arg is NaN: such a
+// node never equals another.
+bool cse_key(const Graph& g, NodeId id, const std::vector<NodeId>& kept_as, std::string& out);
 
 }  // namespace pt
