@@ -65,10 +65,11 @@ void cleanup_checkpoint_tags(const Graph& g, bool default_partition, Tags& tags)
       // otherwise depend on its own gradient.
       if (n.has_backward_hook && !user_recomputes) tags.must_save(id, "backward hook on a checkpointed output");
     } else if (default_partition && !n.ac_graph_id && user_recomputes) {
-      // Getitems of a checkpointed multi-output node are not region inputs.
+      // Getitems of a checkpointed multi-output (non-tensor) node are not
+      // region inputs.
       const NodeId source = n.target == "operator.getitem" ? arg_node(g, id, 0) : kNoNode;
       const bool checkpointed_getitem =
-          source != kNoNode && g[source].value_kind == ValueKind::Tuple && g[source].ac_graph_id.has_value();
+          source != kNoNode && g[source].value_kind != ValueKind::Tensor && g[source].ac_graph_id.has_value();
       if (!checkpointed_getitem) tags.must_save(id, "input of a checkpointed region");
     }
   }

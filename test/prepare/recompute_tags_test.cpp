@@ -77,6 +77,21 @@ TEST_CASE("checkpoint clean-up for the default partition also stashes region inp
   const auto changes = pt::must_save_changes(g, options);
   REQUIRE(changes.size() == 1);  // `in` feeds the region; x only feeds `in`
   CHECK(g[changes[0].node].name == "in");
+
+  // An untagged getitem of a checkpointed multi-output node is not a region input.
+  const auto g2 = graph_from_text(R"(
+    $P(x)
+    nodes { name: "vm" op: "call_function" target: "aten.var_mean.correction" args { node: "x" }
+            val { tuple { items { $t } items { $t } } } recompute: "PREFER_RECOMPUTE" ac_graph_id: 1 }
+    nodes { name: "g0" op: "call_function" target: "operator.getitem" args { node: "vm" } args { int: 0 } $T }
+    nodes { name: "r" op: "call_function" target: "aten.rsqrt.default" args { node: "g0" } $T
+            recompute: "PREFER_RECOMPUTE" ac_graph_id: 1 }
+    nodes { name: "output" op: "output" args { list { items { node: "r" } } } }
+    num_fwd_outputs: 1
+  )");
+  const auto changes2 = pt::must_save_changes(g2, options);
+  REQUIRE(changes2.size() == 1);  // the region's real input x; not g0
+  CHECK(g2[changes2[0].node].name == "x");
 }
 
 TEST_CASE("collectives are saved unless recompute-tagged") {
