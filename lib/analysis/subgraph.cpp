@@ -60,7 +60,8 @@ Subgraph extract_subgraph(const Graph& g, const std::vector<NodeId>& inputs, con
     bool live = s.is_input[id] || is_output[id] || g[id].impure;
     if (!live) {
       for (NodeId u : g.users[id]) {
-        if (s.keep[u]) {
+        // An input is a placeholder in the sub-graph: it reads nothing.
+        if (s.keep[u] && !s.is_input[u]) {
           live = true;
           break;
         }

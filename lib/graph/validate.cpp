@@ -12,7 +12,7 @@ namespace pt {
 namespace {
 
 // Ops with side effects that dead-code elimination must keep, besides
-// mutating ops and nondeterministic_seeded ones (DESIGN.md 3.1).
+// mutating ops (DESIGN.md 3.1).
 constexpr std::string_view kSideEffectPackets[] = {
     "aten._assert_scalar",         "aten._assert_async",
     "aten._assert_tensor_metadata", "aten.sym_constrain_range",
@@ -125,12 +125,14 @@ class Validator {
     else if (tag == "must_be_in_backward") n.tag = PartitionerTag::MustBeInBackward;
     else fail(pn, "partitioner_tag", "= '" + tag + "' is not one of is_forward, is_backward, must_be_in_forward, must_be_in_backward");
 
-    bool seeded = false;
-    for (const auto& t : pn.op_tags()) seeded = seeded || t == "nondeterministic_seeded";
+    // Not impure: ops tagged nondeterministic_seeded. PyTorch's extracted
+    // backward graphs drop unused ones (gpt2_dropout_l2: inductor_seeds and
+    // the cudnn attention forward are valid there but absent), so its
+    // dead-code elimination does not treat them as side effects.
     bool side_effect = false;
     for (auto p : kSideEffectPackets) side_effect = side_effect || n.packet == p;
     n.impure = pn.impure() || n.op == OpKind::Placeholder ||
-               (n.op == OpKind::CallFunction && (n.is_mutable || seeded || side_effect));
+               (n.op == OpKind::CallFunction && (n.is_mutable || side_effect));
 
     const NodeId id = static_cast<NodeId>(g_.nodes.size());
     g_.by_name.emplace(n.name, id);

@@ -1,0 +1,40 @@
+// Extraction of the forward and backward graphs from a cut (DESIGN.md
+// section 6), as PyTorch's _extract_fwd_bwd_modules: the backward takes the
+// saved symbols, saved values and tangents; a saved value the backward never
+// reads (after its dead-code elimination) is dropped; saved symbols are
+// completed with the bindings of every free symbol of the saved tensors,
+// derived symbols and tangents; then both graphs are re-extracted.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "analysis/classify.h"
+#include "analysis/subgraph.h"
+#include "graph/graph.h"
+
+namespace pt {
+
+struct Extraction {
+  std::vector<NodeId> saved_values;     // non-symbols, graph order, unused ones dropped
+  std::vector<NodeId> saved_sym_nodes;  // symbol bindings first, then derived symbols
+  std::vector<NodeId> dropped;          // chosen by the cut but never read by the backward
+  Subgraph forward;                     // keep masks over the joint graph
+  Subgraph backward;
+  std::vector<NodeId> recomputed;       // call_function nodes in both graphs, graph order
+
+  // What the forward outputs for the backward: saved values then saved symbols.
+  std::vector<NodeId> fw_saved_outputs() const;
+  // The backward's inputs: saved symbols, saved values, tangents, backward seeds.
+  std::vector<NodeId> bw_inputs(const Graph& g) const;
+};
+
+// `chosen`: the cut's saved nodes, graph order. Throws InfeasibleError when a
+// gradient cannot be computed from what the backward receives.
+Extraction extract_partition(const Graph& g, const Classification& c, const std::vector<NodeId>& chosen);
+
+// Symbols (s17, u3, ...) in a node's value: shapes, strides and storage
+// offsets of tensors (and tuple items), or a symbol's expression.
+std::vector<std::string> free_symbols(const Graph& g, NodeId id);
+
+}  // namespace pt
