@@ -1,1 +1,137 @@
-int main() { return 0; }
+// partition_tool: the command-line front end. Builds the CLI11 app from a
+// table of subcommands plus the main command, sets up logging (spdlog, to
+// stderr only: stdout carries results), and turns errors into exit codes in
+// one place:
+//   0 ok; 2 bad input, settings or command line; 3 infeasible; 4 internal.
+#include <deque>
+#include <exception>
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+#include <spdlog/sinks/stdout_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include "cmd_partition.h"
+#include "commands.h"
+#include "graph/errors.h"
+
+#ifndef PT_VERSION
+#define PT_VERSION "unknown"
+#endif
+
+namespace {
+
+using pt::app::Action;
+using pt::app::Command;
+
+constexpr Command kCommands[] = {
+    {"inspect", "Summarize a joint graph: op counts, forward/backward split, inputs, largest tensors",
+     pt::app::add_inspect_command},
+    {"convert", "Convert a graph between .pb, .pbtxt and .json, validating it first",
+     pt::app::add_convert_command},
+};
+
+constexpr int kExitOk = 0;
+constexpr int kExitBadInput = 2;
+constexpr int kExitInfeasible = 3;
+constexpr int kExitInternal = 4;
+
+// -v / -q, accepted before and after a subcommand name.
+struct LogFlags {
+  int verbose = 0;
+  bool quiet = false;
+};
+
+void add_log_flags(CLI::App& app, LogFlags& f) {
+  app.add_flag("-v,--verbose", f.verbose, "More log output on stderr: -v info, -vv debug, -vvv trace");
+  app.add_flag("-q,--quiet", f.quiet, "Log errors only (wins over -v)");
+}
+
+spdlog::level::level_enum log_level(int verbose, bool quiet) {
+  if (quiet) return spdlog::level::err;
+  switch (verbose) {
+    case 0: return spdlog::level::warn;
+    case 1: return spdlog::level::info;
+    case 2: return spdlog::level::debug;
+    default: return spdlog::level::trace;
+  }
+}
+
+void set_up_logging() {
+  auto logger = spdlog::stderr_logger_st("partition_tool");
+  logger->set_pattern("partition_tool: %l: %v");
+  logger->set_level(spdlog::level::warn);
+  spdlog::set_default_logger(logger);
+}
+
+struct Registered {
+  CLI::App* app;
+  Action action;
+  LogFlags flags;
+};
+
+int run(const Action& action) {
+  try {
+    return action();
+  } catch (const pt::InputError& e) {
+    spdlog::error("{}", e.what());
+    return kExitBadInput;
+  } catch (const pt::SettingsError& e) {
+    spdlog::error("{}", e.what());
+    return kExitBadInput;
+  } catch (const pt::InfeasibleError& e) {
+    spdlog::error("{}", e.what());
+    return kExitInfeasible;
+  } catch (const std::exception& e) {
+    spdlog::error("internal error: {}", e.what());
+    return kExitInternal;
+  } catch (...) {
+    spdlog::error("internal error: unknown exception");
+    return kExitInternal;
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  set_up_logging();
+  CLI::App app(
+      "Partition a joint forward+backward training graph: choose which values the forward\n"
+      "saves for the backward and which the backward recomputes (a minimum cut, as\n"
+      "PyTorch's min_cut_rematerialization_partition), and report the memory traffic.",
+      "partition_tool");
+  app.set_version_flag("--version", std::string("partition_tool ") + PT_VERSION, "Print the version and exit");
+  LogFlags root_flags;
+  add_log_flags(app, root_flags);
+  pt::app::MainOptions main_options;
+  pt::app::add_main_options(app, main_options);
+  app.require_subcommand(0, 1);
+
+  std::deque<Registered> commands;  // stable addresses for the flags bound below
+  for (const Command& c : kCommands) {
+    CLI::App* sub = app.add_subcommand(std::string(c.name), std::string(c.description));
+    Registered& r = commands.emplace_back(Registered{sub, c.add(*sub), {}});
+    add_log_flags(*sub, r.flags);
+  }
+
+  const Registered* chosen = nullptr;
+  try {
+    app.parse(argc, argv);
+    for (const auto& r : commands) {
+      if (r.app->parsed()) chosen = &r;
+    }
+    if (!chosen && main_options.input.empty()) throw CLI::RequiredError("--input");
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? kExitOk : kExitBadInput;
+  }
+
+  const int verbose = root_flags.verbose + (chosen ? chosen->flags.verbose : 0);
+  const bool quiet = root_flags.quiet || (chosen && chosen->flags.quiet);
+  spdlog::set_level(log_level(verbose, quiet));
+
+  if (chosen) return run(chosen->action);
+  return run([&main_options] {
+    pt::app::resolve_main_options(main_options);
+    return pt::app::run_main_command(main_options);
+  });
+}

@@ -1,0 +1,92 @@
+#include "cli_common.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+
+#include "graph/errors.h"
+#include "graph/validate.h"
+
+namespace pt::app {
+
+Format resolve_format(const std::string& path, const std::optional<std::string>& override_name) {
+  return override_name ? parse_format(*override_name) : format_from_path(path);
+}
+
+Graph load_graph(const std::string& path, const std::optional<std::string>& format_name) {
+  const Format format = resolve_format(path, format_name);
+  std::shared_ptr<const proto::Graph> message = read_graph(path, format);
+  return validate(std::move(message), path);
+}
+
+std::string human_bytes(uint64_t bytes) {
+  if (bytes < 1000) return std::to_string(bytes) + " B";
+  constexpr const char* kUnits[] = {"kB", "MB", "GB", "TB", "PB", "EB"};
+  double v = static_cast<double>(bytes) / 1000.0;
+  size_t unit = 0;
+  // Move up a unit while the value would print as 1000 or more.
+  while (v >= 999.5 && unit + 1 < std::size(kUnits)) {
+    v /= 1000.0;
+    ++unit;
+  }
+  char buf[32];
+  const char* fmt = v < 9.995 ? "%.2f %s" : v < 99.95 ? "%.1f %s" : "%.0f %s";
+  std::snprintf(buf, sizeof buf, fmt, v, kUnits[unit]);
+  return buf;
+}
+
+namespace {
+
+std::string strip(const std::string& s) {
+  const auto b = s.find_first_not_of(" \t\r");
+  if (b == std::string::npos) return "";
+  const auto e = s.find_last_not_of(" \t\r");
+  return s.substr(b, e - b + 1);
+}
+
+// Drops a `# comment` that is not inside a quoted string.
+std::string without_comment(const std::string& line) {
+  char quote = 0;
+  for (size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quote) {
+      if (c == quote) quote = 0;
+    } else if (c == '"' || c == '\'') {
+      quote = c;
+    } else if (c == '#') {
+      return line.substr(0, i);
+    }
+  }
+  return line;
+}
+
+}  // namespace
+
+void apply_settings_file(const std::string& path, Settings& settings) {
+  std::ifstream in(path);
+  if (!in) throw SettingsError(path + ": cannot open settings file: " + std::strerror(errno));
+  std::string line;
+  std::string section;
+  for (int number = 1; std::getline(in, line); ++number) {
+    const std::string where = path + ":" + std::to_string(number) + ": ";
+    const std::string text = strip(without_comment(line));
+    if (text.empty()) continue;
+    if (text.front() == '[') {
+      if (text.back() != ']' || text.size() < 3) throw SettingsError(where + "malformed section header '" + text + "'");
+      section = strip(text.substr(1, text.size() - 2)) + ".";
+      continue;
+    }
+    const auto eq = text.find('=');
+    if (eq == std::string::npos) throw SettingsError(where + "expected key = value, got '" + text + "'");
+    try {
+      settings.set(section + strip(text.substr(0, eq)), strip(text.substr(eq + 1)));
+    } catch (const SettingsError& e) {
+      throw SettingsError(where + e.what());
+    }
+  }
+  if (in.bad()) throw SettingsError(path + ": read error");
+}
+
+}  // namespace pt::app

@@ -1,0 +1,36 @@
+// Helpers shared by the subcommands: resolving file formats, loading and
+// validating a graph, human-readable byte sizes, reading a settings file.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "graph/graph.h"
+#include "graph/graph_io.h"
+#include "partition/settings.h"
+
+namespace pt::app {
+
+// The format named by `override_name` ("pb", "pbtxt", "json") when given,
+// else the one implied by the extension of `path`. Throws InputError.
+Format resolve_format(const std::string& path, const std::optional<std::string>& override_name);
+
+// Reads `path` and validates it. Throws InputError with one line that starts
+// with the path.
+Graph load_graph(const std::string& path, const std::optional<std::string>& format_name);
+
+// 3293347840 -> "3.29 GB" (decimal units, three significant digits); below
+// 1000 bytes, "512 B".
+std::string human_bytes(uint64_t bytes);
+
+// Applies a settings file to `settings`: one `key = value` per line, keys as
+// for --set. Blank lines and `# comments` are allowed; a `[section]` header
+// prefixes the keys below it (`[recomputable_ops]` + `add = [...]` is
+// `recomputable_ops.add`), as in TOML; values may be quoted; lists are
+// written ["aten.a", "aten.b"] on one line. Throws SettingsError naming the
+// file and line.
+void apply_settings_file(const std::string& path, Settings& settings);
+
+}  // namespace pt::app

@@ -1,0 +1,49 @@
+// The main command (no subcommand): partition one joint graph.
+//   partition_tool --input G [--output P] [--report] [--report-json PATH|-]
+//                  [--set key=value]... [--config FILE]
+// Option parsing (add_main_options, resolve_main_options) is kept apart from
+// the work (run_main_command), so the engine replaces only the latter.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "graph/graph_io.h"
+#include "partition/settings.h"
+
+namespace CLI {
+class App;
+}
+
+namespace pt::app {
+
+struct MainOptions {
+  // As given on the command line.
+  std::string input;
+  std::optional<std::string> input_format_name;
+  std::string output;  // empty: no partitioned graph is written
+  std::optional<std::string> output_format_name;
+  bool report = false;           // text report on stdout
+  std::string report_json;       // empty: none; "-": stdout
+  std::string config_path;       // settings file, applied before --set
+  std::vector<std::string> set_assignments;  // "key=value", in order
+
+  // Filled by resolve_main_options.
+  Format input_format = Format::Binary;
+  std::optional<Format> output_format;  // set when output is
+  Settings settings;
+};
+
+// Declares the main command's options on the root app.
+void add_main_options(CLI::App& app, MainOptions& o);
+
+// After parsing: resolves the formats, refuses an output that is the input,
+// applies the settings file and then every --set in order. Throws InputError
+// or SettingsError.
+void resolve_main_options(MainOptions& o);
+
+// Runs the main command; returns the exit code.
+int run_main_command(const MainOptions& o);
+
+}  // namespace pt::app

@@ -1,0 +1,28 @@
+// The subcommands. main.cpp holds the table {name, description, add}; each
+// `add` function declares its command's options on the CLI11 subcommand and
+// returns the action main runs after parsing (its result is the exit code).
+// Actions throw pt::InputError / SettingsError / InfeasibleError; main turns
+// them into exit codes once.
+#pragma once
+
+#include <functional>
+#include <string_view>
+
+namespace CLI {
+class App;
+}
+
+namespace pt::app {
+
+using Action = std::function<int()>;
+
+struct Command {
+  std::string_view name;
+  std::string_view description;  // one line, shown in the command list and atop its --help
+  Action (*add)(CLI::App& sub);
+};
+
+Action add_inspect_command(CLI::App& sub);  // cmd_inspect.cpp
+Action add_convert_command(CLI::App& sub);  // cmd_convert.cpp
+
+}  // namespace pt::app

@@ -1,0 +1,71 @@
+// Option parsing of the main command (see cmd_partition.h).
+#include <filesystem>
+
+#include <CLI/CLI.hpp>
+
+#include "cli_common.h"
+#include "cmd_partition.h"
+#include "graph/errors.h"
+
+namespace pt::app {
+
+namespace {
+
+std::string valid_keys_text() {
+  std::string out;
+  for (const auto& k : Settings::valid_keys()) out += "  " + k + "\n";
+  return out;
+}
+
+}  // namespace
+
+void add_main_options(CLI::App& app, MainOptions& o) {
+  app.add_option("-i,--input", o.input, "Joint graph to partition (.pb, .pbtxt or .json)")
+      ->type_name("PATH");
+  app.add_option("--input-format", o.input_format_name,
+                 "Format of --input: pb, pbtxt or json (default: from its extension)")
+      ->type_name("FORMAT");
+  app.add_option("-o,--output", o.output,
+                 "Write the partition (forward graph, backward graph, saved values) to this file")
+      ->type_name("PATH");
+  app.add_option("--output-format", o.output_format_name,
+                 "Format of --output: pb, pbtxt or json (default: from its extension)")
+      ->type_name("FORMAT");
+  app.add_flag("--report", o.report, "Print the human-readable report on stdout");
+  app.add_option("--report-json", o.report_json, "Write the report as JSON to PATH ('-' for stdout)")
+      ->type_name("PATH|-");
+  app.add_option("--set", o.set_assignments,
+                 "Set one partitioner setting, key=value (repeatable; applied after --config)")
+      ->allow_extra_args(false)
+      ->type_name("KEY=VALUE");
+  app.add_option("--config", o.config_path,
+                 "Settings file: one 'key = value' per line, keys as for --set, '#' comments")
+      ->type_name("FILE");
+  app.footer(
+      "Subcommands have their own --help (partition_tool inspect --help).\n\n"
+      "Settings keys (--set key=value, or 'key = value' lines in --config FILE):\n" +
+      valid_keys_text() +
+      "Op-class keys take comma-separated packets: --set recomputable_ops.add=aten.mm\n\n"
+      "Exit codes: 0 ok; 2 bad input, settings or command line; 3 infeasible (no\n"
+      "finite cut); 4 internal error.\n\n"
+      "Examples:\n"
+      "  partition_tool --input sample_graphs/linear_ce.pb --report\n"
+      "  partition_tool --input g.json --output p.pb --set dist_from_bw_base=1.2 --report-json -");
+}
+
+void resolve_main_options(MainOptions& o) {
+  o.input_format = resolve_format(o.input, o.input_format_name);
+  if (!o.output.empty()) {
+    o.output_format = resolve_format(o.output, o.output_format_name);
+    std::error_code ec;
+    if (std::filesystem::equivalent(o.input, o.output, ec) && !ec) {
+      throw InputError(o.output + ": refusing to write over the input file " + o.input);
+    }
+  } else if (o.output_format_name) {
+    throw InputError("--output-format is given but --output is not");
+  }
+  if (!o.config_path.empty()) apply_settings_file(o.config_path, o.settings);
+  for (const auto& a : o.set_assignments) o.settings.set_assignment(a);
+}
+
+}  // namespace pt::app
