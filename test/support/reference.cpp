@@ -1,5 +1,6 @@
 #include "support/reference.h"
 
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -42,6 +43,18 @@ Settings settings_of(const ref::Run& run) {
   return s;
 }
 
-std::string corpus_path(const std::string& relative) { return std::string(PT_TEST_DIR) + "/corpus/" + relative; }
+std::string corpus_path(const std::string& relative) {
+  // PT_CORPUS_DIR points the parity tests at another corpus laid out the same way.
+  const char* dir = std::getenv("PT_CORPUS_DIR");
+  return (dir && *dir ? std::string(dir) : std::string(PT_TEST_DIR) + "/corpus") + "/" + relative;
+}
+
+std::string corpus_graph_path(const std::string& model) {
+  for (const char* ext : {".pb", ".graph.json"}) {
+    const std::string path = corpus_path(model + ext);
+    if (std::ifstream(path).good()) return path;
+  }
+  throw std::runtime_error("no graph file for corpus model " + model + " under " + corpus_path(""));
+}
 
 }  // namespace pt::test
