@@ -1,5 +1,6 @@
 #include "partition/partitioner.h"
 
+#include "budget/memory_budget.h"
 #include "graph/errors.h"
 #include "partition/infeasible.h"
 
@@ -15,10 +16,35 @@ CutSolution solve_cut(const Graph& g, const Classification& c, const Settings& s
 
 PartitionResult partition_graph(const Graph& prepared, const Settings& s) {
   PartitionResult r;
+  StageTimer timer;
   r.classification = classify(prepared);
-  r.solution = solve_cut(prepared, r.classification, s, BanOptions::from_settings(s));
-  r.cut_values.push_back(r.solution.cut.value);
-  r.extraction = extract_partition(prepared, r.classification, r.solution.cut.saved);
+  timer.mark("classify", r.timings);
+  std::vector<NodeId> chosen;
+  if (effective_budget(prepared, s) < 1) {
+    // The memory budget cascade solves up to four cuts itself.
+    r.budget = std::make_shared<BudgetDecision>(choose_saved_values(prepared, r.classification, s));
+    for (const auto& sol : r.budget->solves) r.cut_values.push_back(sol.cut.value);
+    if (!r.budget->solves.empty()) {
+      r.solution = r.budget->solves.back();
+    } else {
+      r.solution.network = build_flow_network(prepared, r.classification, s, BanOptions::from_settings(s));
+    }
+    chosen = r.budget->chosen;
+    timer.mark("solve", r.timings);
+  } else {
+    r.solution.network = build_flow_network(prepared, r.classification, s, BanOptions::from_settings(s));
+    timer.mark("build_network", r.timings);
+    r.solution.cut = solve_min_cut(r.solution.network);
+    if (!r.solution.cut.feasible) {
+      throw InfeasibleError(explain_infeasible(prepared, r.classification, r.solution.network));
+    }
+    timer.mark("solve", r.timings);
+    r.cut_values.push_back(r.solution.cut.value);
+    chosen = r.solution.cut.saved;
+  }
+  r.chosen = chosen;
+  r.extraction = extract_partition(prepared, r.classification, chosen);
+  timer.mark("extract", r.timings);
   return r;
 }
 

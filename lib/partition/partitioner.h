@@ -3,6 +3,7 @@
 // cascade (DESIGN.md section 5) calls the same stages with other ban options.
 #pragma once
 
+#include <memory>
 #include <vector>
 
 #include "analysis/classify.h"
@@ -12,6 +13,7 @@
 #include "partition/flow_network.h"
 #include "partition/min_cut.h"
 #include "partition/settings.h"
+#include "pipeline/stage_timer.h"
 
 namespace pt {
 
@@ -20,12 +22,18 @@ struct CutSolution {
   MinCut cut;
 };
 
+struct BudgetDecision;
+
 struct PartitionResult {
   Classification classification;
   CutSolution solution;            // the final solve (the one whose cut is used)
+  std::vector<NodeId> chosen;      // saved values chosen before extraction, graph order
   std::vector<int64_t> cut_values; // every solve's cut value, in order
   Extraction extraction;
   bool default_partition = false;  // nothing needs the backward: PyTorch's default partition
+  std::vector<StageTiming> timings;  // classify, build network, solve, extract
+  // Set when activation_memory_budget < 1: how the budget cascade decided.
+  std::shared_ptr<const BudgetDecision> budget;
 };
 
 // One min-cut solve. Throws InfeasibleError (with the constraint chain) when

@@ -1,0 +1,134 @@
+#include "budget/memory_budget.h"
+
+#include <algorithm>
+#include <set>
+
+#include "budget/knapsack.h"
+#include "budget/runtime_estimate.h"
+#include "graph/errors.h"
+#include "partition/ban_heuristics.h"
+
+namespace pt {
+
+namespace {
+
+double size_gb(const Graph& g, const std::vector<NodeId>& ids) {
+  double total = 0;
+  for (NodeId id : ids) total += static_cast<double>(g[id].size_bytes);  // symbols count 1 byte
+  return total / 1e9;
+}
+
+// Storage identity for "shares an input's storage": the exporter's storage id
+// when present; else a view shares its base's storage and every other tensor
+// has its own. Non-tensors have none (-1), which equals another non-tensor's.
+std::vector<int64_t> storages(const Graph& g, const OpClasses& ops) {
+  std::vector<int64_t> out(g.size(), -1);
+  for (NodeId id = 0; id < g.size(); ++id) {
+    const Node& n = g[id];
+    if (n.value_kind != ValueKind::Tensor) continue;
+    const auto& t = g.proto_node(id).val().tensor();
+    if (t.has_storage()) out[id] = (int64_t{1} << 40) + t.storage();
+    else if (ops.is_view(n) && !n.positional_inputs.empty()) out[id] = out[n.positional_inputs[0]];
+    else out[id] = id;
+  }
+  return out;
+}
+
+}  // namespace
+
+double effective_budget(const Graph& g, const Settings& s) {
+  for (NodeId id = 0; id < g.size(); ++id) {
+    const auto& pn = g.proto_node(id);
+    if (pn.has_memory_budget()) {
+      const double b = pn.memory_budget();
+      if (!(b >= 0 && b <= 1)) {
+        throw InputError(g.source + ": node '" + pn.name() + "': memory_budget = " + std::to_string(b) +
+                         " is outside [0, 1]");
+      }
+      return b;
+    }
+  }
+  return s.activation_memory_budget;
+}
+
+BudgetDecision choose_saved_values(const Graph& g, const Classification& c, const Settings& s) {
+  BudgetDecision d;
+  d.budget = effective_budget(g, s);
+  const BanOptions base = BanOptions::from_settings(s);
+  if (d.budget == 0) {
+    // Budget 0: save only the inputs, no solve.
+    d.stage = "inputs_only";
+    d.chosen = c.inputs;
+    std::sort(d.chosen.begin(), d.chosen.end());
+    return d;
+  }
+  d.solves.push_back(solve_cut(g, c, s, base));
+  const std::vector<NodeId>& optimized = d.solves.back().cut.saved;
+  d.stage = "default";
+  d.chosen = optimized;
+  if (d.budget == 1) return d;
+
+  d.min_gb = size_gb(g, c.inputs);
+  d.max_gb = size_gb(g, optimized);
+  if (d.max_gb <= d.min_gb) return d;  // the default cut is already no larger than the inputs
+  const double span = d.max_gb - d.min_gb;
+  auto ratio = [&](const std::vector<NodeId>& ids) { return (size_gb(g, ids) - d.min_gb) / span; };
+
+  // More aggressive: far-apart, long-chain and materialized-backward bans off.
+  BanOptions more = base;
+  more.used_far_apart = more.long_fusible_chains = more.materialized_backward = false;
+  d.solves.push_back(solve_cut(g, c, s, more));
+  if (ratio(d.solves.back().cut.saved) < d.budget) {
+    d.stage = "more_aggressive";
+    d.chosen = d.solves.back().cut.saved;
+    return d;
+  }
+  // Aggressive: the allowlist ban off too.
+  BanOptions aggressive = more;
+  aggressive.not_in_allowlist = false;
+  d.solves.push_back(solve_cut(g, c, s, aggressive));
+  if (ratio(d.solves.back().cut.saved) < d.budget) {
+    d.stage = "aggressive";
+    d.chosen = d.solves.back().cut.saved;
+    return d;
+  }
+
+  // Knapsack over what the aggressive cut banned (in ban order) that the
+  // backward needs and that does not alias an input.
+  const auto storage = storages(g, s.op_classes);
+  std::set<int64_t> input_storage;
+  for (NodeId id : c.inputs) input_storage.insert(storage[id]);
+  std::vector<NodeId> candidates, must_save;
+  for (NodeId id : d.solves.back().network.ban_order) {
+    if (c.dist_from_bw[id] >= kFarFromBackward || input_storage.count(storage[id])) continue;
+    (g[id].recompute == Recompute::MustSave ? must_save : candidates).push_back(id);
+  }
+  std::stable_sort(candidates.begin(), candidates.end(),
+                   [&](NodeId a, NodeId b) { return g[a].size_bytes > g[b].size_bytes; });
+  if (candidates.empty()) {
+    d.stage = "knapsack_empty";
+    d.chosen = c.inputs;
+    d.chosen.insert(d.chosen.end(), must_save.begin(), must_save.end());
+    return d;
+  }
+  std::vector<double> memory, runtime;
+  for (NodeId id : candidates) {
+    memory.push_back((static_cast<double>(g[id].size_bytes) / 1e9) / span);
+    runtime.push_back(estimate_runtime(g, id));
+  }
+  const KnapsackResult k = solve_knapsack(s.activation_memory_budget_solver, memory, runtime, std::max(d.budget, 0.0));
+  BanOptions final_options = aggressive;
+  final_options.dont_ban.assign(g.size(), false);
+  std::vector<bool> kept(candidates.size(), true);
+  for (int idx : k.recomputed) {
+    final_options.dont_ban[candidates[idx]] = true;
+    kept[idx] = false;
+  }
+  for (size_t i = 0; i < candidates.size(); ++i) d.items.push_back({candidates[i], memory[i], runtime[i], kept[i]});
+  d.solves.push_back(solve_cut(g, c, s, final_options));
+  d.stage = "knapsack";
+  d.chosen = d.solves.back().cut.saved;
+  return d;
+}
+
+}  // namespace pt

@@ -1,0 +1,25 @@
+#include "pipeline/pipeline.h"
+
+namespace pt {
+
+LoadedGraph load_graph_file(const std::string& path, Format format, const ValidateOptions& options) {
+  LoadedGraph out;
+  StageTimer timer;
+  auto message = read_graph(path, format);
+  timer.mark("parse", out.timings);
+  out.graph = validate(std::move(message), path, options);
+  timer.mark("validate", out.timings);
+  return out;
+}
+
+Partitioned partition_joint(const Graph& joint, const Settings& settings) {
+  Partitioned out;
+  StageTimer timer;
+  out.prepared = prepare(joint, settings);
+  timer.mark("prepare", out.timings);
+  out.result = partition_graph(out.prepared.graph, settings);
+  out.timings.insert(out.timings.end(), out.result.timings.begin(), out.result.timings.end());
+  return out;
+}
+
+}  // namespace pt

@@ -1,0 +1,36 @@
+// The whole pipeline for one graph file, stage by stage:
+// load -> validate -> prepare -> classify -> network -> solve -> extract.
+// Loading is separate so that sweeps and diffs parse a graph once and
+// partition it under many settings.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "graph/graph.h"
+#include "graph/graph_io.h"
+#include "graph/validate.h"
+#include "partition/partitioner.h"
+#include "partition/settings.h"
+#include "pipeline/stage_timer.h"
+#include "prepare/prepare.h"
+
+namespace pt {
+
+struct LoadedGraph {
+  Graph graph;
+  std::vector<StageTiming> timings;  // parse, validate
+};
+
+// Throws InputError with one line naming the file (and node and field).
+LoadedGraph load_graph_file(const std::string& path, Format format, const ValidateOptions& options = {});
+
+struct Partitioned {
+  PrepareResult prepared;
+  PartitionResult result;
+  std::vector<StageTiming> timings;  // prepare, then the partitioner's stages
+};
+
+Partitioned partition_joint(const Graph& joint, const Settings& settings);
+
+}  // namespace pt
