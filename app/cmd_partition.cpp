@@ -1,40 +1,68 @@
-// The main command's work. In this build the partitioning engine is not
-// wired in yet: the command loads and validates the graph, applies the
-// settings and prints the graph summary, and says plainly that it did not
-// partition. It writes neither --output nor --report-json.
+// The main command's work: load -> validate -> prepare -> partition, then
+// the requested outputs. Every output is rendered to memory first and
+// written atomically, so an error leaves no partial file.
 #include <iostream>
+#include <sstream>
 
-#include <fmt/format.h>
-#include <fmt/ranges.h>
 #include <spdlog/spdlog.h>
 
 #include "cli_common.h"
 #include "cmd_partition.h"
-#include "graph_summary.h"
+#include "graph/graph_io.h"
+#include "partition/partition_message.h"
+#include "pipeline/pipeline.h"
+#include "report/human_units.h"
+#include "report/report_json.h"
+#include "report/report_text.h"
 
 namespace pt::app {
 
 int run_main_command(const MainOptions& o) {
-  const Graph g = load_graph(o.input, o.input_format_name);
-  spdlog::info("loaded {}: {} nodes", o.input, g.size());
-  print_summary_text(std::cout, summarize(g, std::string(format_name(o.input_format)), 10));
+  LoadedGraph loaded = load_graph_file(o.input, o.input_format);
+  spdlog::info("loaded {}: {} nodes", o.input, loaded.graph.size());
+  const Graph& joint = loaded.graph;
+  Partitioned p = partition_joint(joint, o.settings);
+  const Graph& g = p.prepared.graph;
+  const Extraction& e = p.result.extraction;
+  spdlog::info("saved {} values, recomputed {} ops, cut value {}", e.fw_saved_outputs().size(),
+               e.recomputed.size(), p.result.solution.cut.value);
 
-  const auto changed = o.settings.changed_keys();
-  const auto values = o.settings.to_map();
-  std::vector<std::string> shown;
-  for (const auto& k : changed) {
-    auto it = values.find(k);
-    shown.push_back(it == values.end() ? k + " (edited)" : k + "=" + it->second);
+  std::vector<StageTiming> timings = loaded.timings;
+  timings.insert(timings.end(), p.timings.begin(), p.timings.end());
+  StageTimer timer;
+
+  std::string partition_bytes;
+  if (!o.output.empty()) {
+    partition_bytes = serialize_message(partition_message(g, p.result.classification, e, o.settings), *o.output_format);
+    timer.mark("write", timings);
   }
-  std::cout << "settings: " << (shown.empty() ? "PyTorch defaults" : fmt::format("{}", fmt::join(shown, ", ")))
-            << "\n";
+  std::string text_report;
+  if (o.report) {
+    std::ostringstream text;
+    write_report_text(text, joint, p, o.settings);
+    text_report = text.str();
+  }
+  timer.mark("report", timings);
+  std::string json_report;
+  if (!o.report_json.empty()) {
+    std::ostringstream json;
+    write_report_json(json, joint, p, o.settings, timings);
+    json_report = json.str();
+  }
 
-  std::string skipped;
-  if (!o.output.empty()) skipped += "; " + o.output + " was not written";
-  if (!o.report_json.empty()) skipped += "; no JSON report was written";
-  spdlog::warn("partitioning is not implemented in this build: the graph was loaded and validated, "
-               "nothing was partitioned{}",
-               skipped);
+  if (!o.output.empty()) write_file_atomically(o.output, partition_bytes);
+  if (!o.report_json.empty() && o.report_json != "-") write_file_atomically(o.report_json, json_report);
+  if (o.report) std::cout << text_report;
+  if (o.report_json == "-") std::cout << json_report;
+  if (!o.report && o.report_json != "-") {
+    // A short summary when no report was asked for on stdout.
+    uint64_t bytes = 0;
+    for (NodeId id : e.fw_saved_outputs()) bytes += g[id].size_bytes;
+    std::cout << joint.message->name() << ": saved " << e.fw_saved_outputs().size() << " values ("
+              << human_bytes(bytes) << "), recomputed " << e.recomputed.size() << " ops";
+    if (!o.output.empty()) std::cout << "; partition written to " << o.output;
+    std::cout << "\n";
+  }
   return 0;
 }
 
