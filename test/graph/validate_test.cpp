@@ -1,0 +1,241 @@
+// Validation (lib/graph/validate.h): each rule rejects its case with the
+// exact one-line message, and a valid graph is indexed as documented
+// (input kinds, impurity, users, outputs, sizes).
+#include <doctest/doctest.h>
+
+#include <memory>
+#include <string>
+
+#include <google/protobuf/text_format.h>
+
+#include "graph/errors.h"
+#include "graph/validate.h"
+
+namespace {
+
+std::shared_ptr<const pt::proto::Graph> parse(const std::string& pbtxt) {
+  auto g = std::make_shared<pt::proto::Graph>();
+  REQUIRE(google::protobuf::TextFormat::ParseFromString(pbtxt, g.get()));
+  return g;
+}
+
+pt::Graph valid(const std::string& pbtxt) { return pt::validate(parse(pbtxt), "g.pbtxt"); }
+
+// The InputError message validate() throws, or "" when it accepts the graph.
+std::string error_of(const std::string& pbtxt, const pt::ValidateOptions& options = {}) {
+  try {
+    pt::validate(parse(pbtxt), "g.pbtxt", options);
+  } catch (const pt::InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// A placeholder "x" (float32 [2, 3]) and the output node returning it; the
+// node text in between is spliced in.
+std::string around(const std::string& middle, const std::string& outputs = "items { node: \"x\" }") {
+  return R"(
+    nodes { name: "x" op: "placeholder" target: "primals_1"
+            val { tensor { shape: [2, 3] stride: [3, 1] dtype: "float32" } } }
+  )" + middle + R"(
+    nodes { name: "output" op: "output" target: "output" args { list { )" + outputs + R"( } } }
+  )";
+}
+
+std::string call(const std::string& name, const std::string& fields) {
+  return "nodes { name: \"" + name + "\" op: \"call_function\" target: \"aten.relu.default\" " + fields + " }";
+}
+
+const std::string kTensorVal = R"(val { tensor { shape: [2, 3] stride: [3, 1] dtype: "float32" } })";
+
+}  // namespace
+
+TEST_CASE("graph-level rules") {
+  CHECK(error_of("") == "g.pbtxt: nodes is empty (a graph needs at least its output node)");
+  pt::ValidateOptions small;
+  small.max_nodes = 1;
+  CHECK(error_of(around(""), small) == "g.pbtxt: nodes has 2 entries, above --max-nodes = 1");
+  CHECK(error_of(R"(nodes { op: "output" })") == "g.pbtxt: nodes[0].name is empty");
+  CHECK(error_of(around(call("x", kTensorVal))) == "g.pbtxt: node 'x': name is not unique (also nodes[0])");
+}
+
+TEST_CASE("op kinds and the output node") {
+  CHECK(error_of(around(R"(nodes { name: "m" op: "call_method" target: "add" })")) ==
+        "g.pbtxt: node 'm': op = 'call_method' is not one of placeholder, call_function, get_attr, output");
+  CHECK(error_of(R"(nodes { name: "x" op: "placeholder" val { none: true } })") ==
+        "g.pbtxt: node 'x': op = 'placeholder' but the last node must be the output node");
+  CHECK(error_of(around(R"(nodes { name: "out0" op: "output" })")) ==
+        "g.pbtxt: node 'out0': op = 'output' but the output node must be the last node");
+  CHECK(error_of(around(R"(nodes { name: "f" op: "call_function" })")) == "g.pbtxt: node 'f': target is empty");
+}
+
+TEST_CASE("references: unknown, later (cycle), self, in kwargs and nested lists") {
+  CHECK(error_of(around(call("r", R"(args { node: "nope" })"))) ==
+        "g.pbtxt: node 'r': args[0].node = 'nope' refers to no node in the graph");
+  CHECK(error_of(around(call("a", R"(args { node: "b" })") + call("b", R"(args { node: "a" })"))) ==
+        "g.pbtxt: node 'a': args[0].node = 'b' refers to a later node (nodes must be in topological order; is "
+        "there a cycle?)");
+  CHECK(error_of(around(call("s", R"(args { node: "x" } args { node: "s" })"))) ==
+        "g.pbtxt: node 's': args[1].node = 's' refers to the node itself (a cycle)");
+  CHECK(error_of(around(call("k", R"(kwargs { key: "other" value { node: "zz" } })"))) ==
+        "g.pbtxt: node 'k': kwargs.other.node = 'zz' refers to no node in the graph");
+  CHECK(error_of(around(call("l", R"(args { list { items { int: 1 } items { node: "zz" } } })"))) ==
+        "g.pbtxt: node 'l': args[0].list.items[1].node = 'zz' refers to no node in the graph");
+  // The output node's references are checked like any other.
+  CHECK(error_of(around("", R"(items { node: "ghost" })")) ==
+        "g.pbtxt: node 'output': args[0].list.items[0].node = 'ghost' refers to no node in the graph");
+}
+
+TEST_CASE("args: empty Arg and nesting depth") {
+  CHECK(error_of(around(call("e", R"(args { node: "x" } args { })"))) ==
+        "g.pbtxt: node 'e': args[1] has no field set (expected one of node, int, float, bool, str, none, list, "
+        "dtype, device, repr)");
+  CHECK(error_of(around(call("e", R"(args { list { items { } } })"))) ==
+        "g.pbtxt: node 'e': args[0].list.items[0] has no field set (expected one of node, int, float, bool, str, "
+        "none, list, dtype, device, repr)");
+  pt::ValidateOptions shallow;
+  shallow.max_nesting = 2;
+  const std::string two = call("n", R"(args { list { items { list { items { int: 1 } } } } })");
+  const std::string three = call("n", R"(args { list { items { list { items { list { } } } } } })");
+  CHECK(error_of(around(two), shallow) == "");
+  CHECK(error_of(around(three), shallow) ==
+        "g.pbtxt: node 'n': args[0].list.items[0].list.items[0] nests lists deeper than 2");
+}
+
+TEST_CASE("values: presence, kinds, symbols") {
+  CHECK(error_of(around(R"(nodes { name: "p" op: "placeholder" })")) ==
+        "g.pbtxt: node 'p': val is missing (every placeholder needs its value)");
+  CHECK(error_of(around(call("v", "val { }"))) ==
+        "g.pbtxt: node 'v': val has no field set (expected one of tensor, tuple, sym, none, opaque)");
+  CHECK(error_of(around(call("s", R"(val { sym { kind: "complex" expr: "s0" hint: 3 } })"))) ==
+        "g.pbtxt: node 's': val.sym.kind = 'complex' is not one of int, float, bool");
+  CHECK(error_of(around(call("t", R"(val { tuple { items { none: true } items { sym { kind: "" } } } })"))) ==
+        "g.pbtxt: node 't': val.tuple.items[1].sym.kind = '' is not one of int, float, bool");
+  CHECK(error_of(around(call("t", R"(val { tuple { items { none: true } items { } } })"))) ==
+        "g.pbtxt: node 't': val.tuple.items[1] has no field set");
+  pt::ValidateOptions shallow;
+  shallow.max_nesting = 2;
+  CHECK(error_of(around(call("t", R"(val { tuple { items { tuple { items { tuple { } } } } } })")), shallow) ==
+        "g.pbtxt: node 't': val.tuple.items[0].tuple.items[0] nests tuples deeper than 2");
+}
+
+TEST_CASE("tensors: dtype, stride and shape_expr lengths, negative dims, overflow") {
+  CHECK(error_of(around(call("d", R"(val { tensor { shape: [2] dtype: "float12" } })"))) ==
+        "g.pbtxt: node 'd': val.tensor.dtype = 'float12' is not a torch dtype");
+  CHECK(error_of(around(call("d", R"(val { tensor { shape: [2, 3] stride: [1] dtype: "float32" } })"))) ==
+        "g.pbtxt: node 'd': val.tensor.stride has 1 entries but shape has 2");
+  CHECK(error_of(around(call("d", R"(val { tensor { shape: [2, 3] shape_expr: ["s0"] dtype: "float32" } })"))) ==
+        "g.pbtxt: node 'd': val.tensor.shape_expr has 1 entries but shape has 2");
+  CHECK(error_of(around(call("d", R"(val { tensor { shape: [2, -5] dtype: "float32" } })"))) ==
+        "g.pbtxt: node 'd': val.tensor.shape[1] = -5 is negative");
+  CHECK(error_of(around(call("d", R"(val { tensor { shape: [4294967296, 4294967296] dtype: "float32" } })"))) ==
+        "g.pbtxt: node 'd': val.tensor.shape describes a tensor of more than 2^62 bytes (size overflows)");
+  CHECK(error_of(around(call("d", R"(val { tuple { items { tensor { shape: [1, -1] dtype: "bool" } } } })"))) ==
+        "g.pbtxt: node 'd': val.tuple.items[0].tensor.shape[1] = -1 is negative");
+  // 2^61 bytes each: fine alone, too much together.
+  const std::string half = R"(items { tensor { shape: [2305843009213693952] dtype: "uint8" } })";
+  CHECK(error_of(around(call("d", "val { tuple { " + half + " } }"))) == "");
+  CHECK(error_of(around(call("d", "val { tuple { " + half + half + half + " } }"))) ==
+        "g.pbtxt: node 'd': val.tuple holds more than 2^62 bytes");
+  // A zero dim makes the tensor empty, however large the other dims.
+  const pt::Graph g = valid(around(call("z", R"(val { tensor { shape: [0, 4611686018427387904] dtype: "float64" } })")));
+  CHECK(g[g.find("z")].size_bytes == 0u);
+}
+
+TEST_CASE("tags: recompute and partitioner_tag") {
+  CHECK(error_of(around(call("r", R"(recompute: "ALWAYS")"))) ==
+        "g.pbtxt: node 'r': recompute = 'ALWAYS' is not one of MUST_SAVE, PREFER_SAVE, MUST_RECOMPUTE, "
+        "PREFER_RECOMPUTE");
+  CHECK(error_of(around(call("t", R"(partitioner_tag: "is_sideways")"))) ==
+        "g.pbtxt: node 't': partitioner_tag = 'is_sideways' is not one of is_forward, is_backward, "
+        "must_be_in_forward, must_be_in_backward");
+  const pt::Graph g = valid(around(call("r", R"(recompute: "PREFER_RECOMPUTE" ac_graph_id: 7
+                                                   partitioner_tag: "must_be_in_backward")")));
+  const pt::Node& r = g[g.find("r")];
+  CHECK(r.recompute == pt::Recompute::PreferRecompute);
+  REQUIRE(r.ac_graph_id.has_value());
+  CHECK(*r.ac_graph_id == 7);
+  CHECK(r.tag == pt::PartitionerTag::MustBeInBackward);
+}
+
+TEST_CASE("outputs: num_fwd_outputs and static_lifetime_input_indices ranges") {
+  std::string g = around("", R"(items { node: "x" } items { none: true })");
+  CHECK(error_of(g + "num_fwd_outputs: 3") == "g.pbtxt: num_fwd_outputs = 3 is outside the output list (2 outputs)");
+  CHECK(error_of(g + "num_fwd_outputs: -1") == "g.pbtxt: num_fwd_outputs = -1 is outside the output list (2 outputs)");
+  CHECK(error_of(g + "num_fwd_outputs: 2") == "");
+  CHECK(error_of(g + "static_lifetime_input_indices: [0, 1]") ==
+        "g.pbtxt: static_lifetime_input_indices[1] = 1 is not the index of a primal input (there are 1)");
+  CHECK(error_of(g + "static_lifetime_input_indices: [-1]") ==
+        "g.pbtxt: static_lifetime_input_indices[0] = -1 is not the index of a primal input (there are 1)");
+}
+
+TEST_CASE("a valid graph is indexed: input kinds, impurity, users, outputs, sizes, packets") {
+  const pt::Graph g = valid(R"(
+    nodes { name: "primals_1" op: "placeholder" target: "primals_1"
+            val { tensor { shape: [4, 8] stride: [8, 1] dtype: "bfloat16" } } }
+    nodes { name: "primals_2" op: "placeholder" target: "primals_2" val { sym { kind: "int" expr: "s0" hint: 4 } } }
+    nodes { name: "fwd_seed" op: "placeholder" target: "fwd_seed" val { tensor { dtype: "int64" } } }
+    nodes { name: "bwd_base_offset" op: "placeholder" target: "bwd_base_offset" val { tensor { dtype: "int64" } } }
+    nodes { name: "tangents_1" op: "placeholder" target: "tangents_1"
+            val { tensor { shape: [4, 8] stride: [8, 1] dtype: "bfloat16" } } }
+    nodes { name: "mul" op: "call_function" target: "aten.mul.Tensor"
+            args { node: "primals_1" } args { node: "primals_1" }
+            kwargs { key: "b" value { list { items { node: "tangents_1" } } } }
+            val { tensor { shape: [4, 8] stride: [8, 1] dtype: "bfloat16" } } op_tags: ["pointwise"] }
+    nodes { name: "rand" op: "call_function" target: "aten.rand.default" op_tags: ["nondeterministic_seeded"]
+            val { tensor { shape: [3] dtype: "float32" } } }
+    nodes { name: "copy" op: "call_function" target: "aten.copy_.default" mutable: true
+            args { node: "primals_1" } args { node: "mul" } val { tensor { shape: [4, 8] dtype: "bfloat16" } } }
+    nodes { name: "assert" op: "call_function" target: "aten._assert_scalar.default" val { none: true } }
+    nodes { name: "split" op: "call_function" target: "aten.split.Tensor" args { node: "mul" }
+            val { tuple { items { tensor { shape: [2, 8] dtype: "bfloat16" } }
+                          items { tensor { shape: [2, 8] dtype: "bfloat16" } }
+                          items { tuple { items { tensor { shape: [100] dtype: "float32" } } } } } } }
+    nodes { name: "getitem" op: "call_function" target: "operator.getitem" args { node: "split" } args { int: 0 }
+            val { tensor { shape: [2, 8] dtype: "bfloat16" } } impure: true }
+    nodes { name: "output" op: "output" target: "output"
+            args { list { items { node: "mul" } items { node: "getitem" } items { none: true } } } }
+    num_fwd_outputs: 1
+    static_lifetime_input_indices: [0]
+  )");
+  CHECK(g.size() == 12);
+  CHECK(g[0].input_kind == pt::InputKind::Primal);
+  CHECK(g[1].input_kind == pt::InputKind::Primal);
+  CHECK(g[2].input_kind == pt::InputKind::FwdSeed);
+  CHECK(g[3].input_kind == pt::InputKind::BwdSeed);
+  CHECK(g[4].input_kind == pt::InputKind::Tangent);
+  CHECK(g[5].input_kind == pt::InputKind::NotInput);
+  CHECK(g.primals == std::vector<pt::NodeId>{0, 1});
+  CHECK(g.static_lifetime[0]);
+  CHECK_FALSE(g.static_lifetime[1]);
+
+  const pt::Node& mul = g[g.find("mul")];
+  CHECK(mul.packet == "aten.mul");
+  CHECK(mul.inputs == std::vector<pt::NodeId>{0, 0, 4});      // repeats kept, kwargs after args
+  CHECK(mul.positional_inputs == std::vector<pt::NodeId>{0, 0});
+  CHECK(mul.size_bytes == 4u * 8u * 2u);
+  CHECK(g.users[0] == std::vector<pt::NodeId>{5, 7});           // distinct, graph order
+  CHECK(g.users[5] == std::vector<pt::NodeId>{7, 9, 11});
+  CHECK(g[g.find("getitem")].packet == "operator.getitem");
+
+  CHECK(g[1].value_kind == pt::ValueKind::Sym);
+  CHECK(g[1].size_bytes == 1u);
+  CHECK(g[g.find("split")].value_kind == pt::ValueKind::Tuple);
+  CHECK(g[g.find("split")].size_bytes == 2u * (2u * 8u * 2u));  // direct tensor items only
+
+  // Impure: placeholders, mutable ops, side-effect ops, explicit `impure`.
+  for (std::string name : {"primals_1", "tangents_1", "copy", "assert", "getitem"}) {
+    CAPTURE(name);
+    CHECK(g[g.find(name)].impure);
+  }
+  CHECK_FALSE(mul.impure);
+  // nondeterministic_seeded is not a side effect: PyTorch's dead-code
+  // elimination drops unused seeded ops (validate.cpp explains).
+  CHECK_FALSE(g[g.find("rand")].impure);
+  CHECK_FALSE(g[g.find("split")].impure);
+
+  CHECK(g.num_fwd_outputs == 1);
+  CHECK(g.outputs == std::vector<pt::NodeId>{5, 10, pt::kNoNode});
+  CHECK(g.find("nope") == pt::kNoNode);
+  CHECK(g.output_node() == 11);
+}
