@@ -1,0 +1,229 @@
+#!/usr/bin/env python3
+"""Regenerates test/malformed/: one small broken graph file per way a graph
+file can be wrong, each a one-line mutation of the same valid graph, plus
+expected.txt (file, then a substring its error message must contain).
+
+Usage: scripts/make_malformed.py [TOOL]   (TOOL, default build/app/partition_tool,
+converts the base graph to binary for the .pb cases)
+"""
+import copy
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+OUT = os.path.join(ROOT, "test", "malformed")
+TOOL = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "build", "app", "partition_tool")
+
+
+def tensor(shape, dtype="float32"):
+    stride, acc = [], 1
+    for d in reversed(shape):
+        stride.insert(0, acc)
+        acc *= d
+    return {"tensor": {"shape": shape, "stride": stride, "dtype": dtype, "device": "cuda:0"}}
+
+
+# relu(x) forward; relu's backward where(x > 0 ...) with the tangent.
+BASE = {
+    "name": "base",
+    "num_fwd_outputs": 1,
+    "static_lifetime_input_indices": [0],
+    "nodes": [
+        {"name": "primals_1", "op": "placeholder", "target": "primals_1", "val": tensor([4, 8]),
+         "partitioner_tag": "is_forward"},
+        {"name": "tangents_1", "op": "placeholder", "target": "tangents_1", "val": tensor([4, 8]),
+         "partitioner_tag": "is_backward"},
+        {"name": "relu", "op": "call_function", "target": "aten.relu.default",
+         "args": [{"node": "primals_1"}], "val": tensor([4, 8]), "op_tags": ["core", "pointwise"],
+         "partitioner_tag": "is_forward"},
+        {"name": "le", "op": "call_function", "target": "aten.le.Scalar",
+         "args": [{"node": "relu"}, {"int": 0}], "val": tensor([4, 8], "bool"), "op_tags": ["core", "pointwise"],
+         "partitioner_tag": "is_backward"},
+        {"name": "where", "op": "call_function", "target": "aten.where.self",
+         "args": [{"node": "le"}, {"float": 0.0}, {"node": "tangents_1"}], "val": tensor([4, 8]),
+         "op_tags": ["core", "pointwise"], "partitioner_tag": "is_backward"},
+        {"name": "output", "op": "output", "target": "output",
+         "args": [{"list": {"items": [{"node": "relu"}, {"node": "where"}]}}]},
+    ],
+}
+NODE = {n["name"]: i for i, n in enumerate(BASE["nodes"])}
+
+
+def mutated(fn):
+    g = copy.deepcopy(BASE)
+    fn(g)
+    return g
+
+
+def node(g, name):
+    return g["nodes"][NODE[name]]
+
+
+def setter(path_fn):
+    return lambda g: path_fn(g)
+
+
+def nested_list(depth):
+    arg = {"int": 1}
+    for _ in range(depth):
+        arg = {"list": {"items": [arg]}}
+    return arg
+
+
+def nested_pbtxt(depth):
+    inner = "int: 1"
+    for _ in range(depth):
+        inner = "list { items { " + inner + " } }"
+    return inner
+
+
+# (file, contents as a graph dict or text/bytes, expected substring)
+CASES = [
+    ("syntax_error.json", json.dumps(BASE, indent=1)[:300], "not a valid JSON partition_tool.proto.Graph"),
+    ("empty.json", "", "not a valid JSON partition_tool.proto.Graph"),
+    ("wrong_type.json", '{"name": "g", "nodes": "relu"}', "not a valid JSON partition_tool.proto.Graph"),
+    ("garbage.pb", b"\xff\xfe\xfd\xfc\x00\x01not a protobuf\xff", "not a valid binary protobuf"),
+    ("truncated.pb", "TRUNCATED", "not a valid binary protobuf"),
+    ("empty.pb", b"", "nodes is empty"),
+    ("syntax_error.pbtxt", 'name: "g"\nnodes {\n  name: "x"\n  shape: [1]\n}\n', "not a valid text protobuf"),
+    ("unknown_extension.yaml", BASE, "cannot tell the format from the extension '.yaml'"),
+    ("empty_nodes.json", mutated(lambda g: g.update(nodes=[])), "nodes is empty"),
+    ("empty_name.json", mutated(lambda g: node(g, "le").update(name="")), "nodes[3].name is empty"),
+    ("dangling_reference.json",
+     mutated(lambda g: node(g, "where")["args"].__setitem__(2, {"node": "ghost"})),
+     "node 'where': args[2].node = 'ghost' refers to no node in the graph"),
+    ("forward_reference.json",
+     mutated(lambda g: node(g, "relu").update(args=[{"node": "le"}])),
+     "node 'relu': args[0].node = 'le' refers to a later node"),
+    ("self_reference.json",
+     mutated(lambda g: node(g, "relu").update(args=[{"node": "relu"}])),
+     "node 'relu': args[0].node = 'relu' refers to the node itself"),
+    ("dangling_output.pbtxt", "TEXT:output_ghost", "node 'output': args[0].list.items[1].node = 'ghost' refers to no node"),
+    ("duplicate_name.json", mutated(lambda g: node(g, "le").update(name="relu")),
+     "node 'relu': name is not unique (also nodes[2])"),
+    ("unknown_op.json", mutated(lambda g: node(g, "relu").update(op="call_method")),
+     "node 'relu': op = 'call_method' is not one of placeholder, call_function, get_attr, output"),
+    ("empty_target.json", mutated(lambda g: node(g, "relu").update(target="")), "node 'relu': target is empty"),
+    ("unknown_dtype.json", mutated(lambda g: node(g, "relu")["val"]["tensor"].update(dtype="float12")),
+     "node 'relu': val.tensor.dtype = 'float12' is not a torch dtype"),
+    ("negative_dim.json", mutated(lambda g: node(g, "le")["val"]["tensor"].update(shape=[4, -8])),
+     "node 'le': val.tensor.shape[1] = -8 is negative"),
+    ("overflowing_shape.json",
+     mutated(lambda g: node(g, "relu")["val"]["tensor"].update(shape=[2**40, 2**40], stride=[2**40, 1])),
+     "node 'relu': val.tensor.shape describes a tensor of more than 2^62 bytes"),
+    ("stride_mismatch.json", mutated(lambda g: node(g, "relu")["val"]["tensor"].update(stride=[1])),
+     "node 'relu': val.tensor.stride has 1 entries but shape has 2"),
+    ("shape_expr_mismatch.json", mutated(lambda g: node(g, "relu")["val"]["tensor"].update(shape_expr=["s0"])),
+     "node 'relu': val.tensor.shape_expr has 1 entries but shape has 2"),
+    ("no_output_node.json", mutated(lambda g: g["nodes"].pop()),
+     "node 'where': op = 'call_function' but the last node must be the output node"),
+    ("output_not_last.json",
+     mutated(lambda g: g["nodes"].insert(4, g["nodes"].pop())),
+     "node 'output': op = 'output' but the output node must be the last node"),
+    ("two_output_nodes.json",
+     mutated(lambda g: g["nodes"].append(dict(g["nodes"][-1], name="output_1"))),
+     "node 'output': op = 'output' but the output node must be the last node"),
+    ("num_fwd_outputs_out_of_range.json", mutated(lambda g: g.update(num_fwd_outputs=3)),
+     "num_fwd_outputs = 3 is outside the output list (2 outputs)"),
+    ("negative_num_fwd_outputs.json", mutated(lambda g: g.update(num_fwd_outputs=-1)),
+     "num_fwd_outputs = -1 is outside the output list (2 outputs)"),
+    ("static_lifetime_out_of_range.json", mutated(lambda g: g.update(static_lifetime_input_indices=[0, 1])),
+     "static_lifetime_input_indices[1] = 1 is not the index of a primal input (there are 1)"),
+    ("unknown_recompute.json", mutated(lambda g: node(g, "relu").update(recompute="SOMETIMES")),
+     "node 'relu': recompute = 'SOMETIMES' is not one of MUST_SAVE"),
+    ("unknown_partitioner_tag.json", mutated(lambda g: node(g, "relu").update(partitioner_tag="is_sideways")),
+     "node 'relu': partitioner_tag = 'is_sideways' is not one of is_forward"),
+    ("empty_arg.json", mutated(lambda g: node(g, "le")["args"].__setitem__(1, {})),
+     "node 'le': args[1] has no field set"),
+    ("empty_val.json", mutated(lambda g: node(g, "relu").update(val={})), "node 'relu': val has no field set"),
+    ("empty_tuple_item.json",
+     mutated(lambda g: node(g, "relu").update(val={"tuple": {"items": [tensor([4, 8]), {}]}})),
+     "node 'relu': val.tuple.items[1] has no field set"),
+    ("missing_placeholder_val.json", mutated(lambda g: node(g, "tangents_1").pop("val")),
+     "node 'tangents_1': val is missing"),
+    ("bad_sym_kind.json",
+     mutated(lambda g: node(g, "primals_1").update(val={"sym": {"kind": "complex", "expr": "s0", "hint": 4}})),
+     "node 'primals_1': val.sym.kind = 'complex' is not one of int, float, bool"),
+    ("deeply_nested_list.json",
+     mutated(lambda g: node(g, "le")["args"].__setitem__(1, nested_list(200))),
+     "not a valid JSON partition_tool.proto.Graph"),
+    ("deeply_nested_list.pbtxt", "TEXT:nested", "not a valid text protobuf"),
+    ("deeply_nested_list.pb", "BINARY:nested", "nested too deeply"),
+]
+
+
+def run_tool(args):
+    subprocess.run([TOOL] + args, check=True)
+
+
+def main():
+    os.makedirs(OUT, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        base_json = os.path.join(tmp, "base.json")
+        with open(base_json, "w") as f:
+            json.dump(BASE, f)
+        base_pb = os.path.join(tmp, "base.pb")
+        run_tool(["convert", base_json, base_pb])
+        base_pbtxt = os.path.join(tmp, "base.pbtxt")
+        run_tool(["convert", base_json, base_pbtxt])
+        with open(base_pb, "rb") as f:
+            pb = f.read()
+        with open(base_pbtxt) as f:
+            pbtxt = f.read()
+        nested = mutated(lambda g: node(g, "le")["args"].__setitem__(1, nested_list(40)))
+        nested_json = os.path.join(tmp, "nested.json")
+        with open(nested_json, "w") as f:
+            json.dump(nested, f)
+
+    expected = ["# file  substring that partition_tool's one-line error must contain",
+                "# (regenerate with scripts/make_malformed.py)"]
+    for name, contents, substring in CASES:
+        path = os.path.join(OUT, name)
+        if contents == "TRUNCATED":
+            contents = pb[: len(pb) // 2]
+        elif contents == "TEXT:output_ghost":
+            contents = pbtxt.replace('node: "where"\n', 'node: "ghost"\n', 1)
+            assert 'node: "ghost"' in contents
+        elif contents == "TEXT:nested":
+            contents = pbtxt.replace("int: 0", nested_pbtxt(40), 1)
+        elif contents == "BINARY:nested":
+            contents = nested_binary(nested)
+        if isinstance(contents, dict):
+            contents = json.dumps(contents, indent=1) + "\n"
+        mode = "wb" if isinstance(contents, bytes) else "w"
+        with open(path, mode) as f:
+            f.write(contents)
+        expected.append(f"{name}  {substring}")
+    with open(os.path.join(OUT, "expected.txt"), "w") as f:
+        f.write("\n".join(expected) + "\n")
+    print(f"make_malformed: wrote {len(CASES)} files and expected.txt to {OUT}")
+
+
+def nested_binary(graph):
+    # The JSON reader refuses this depth too, so write the binary by hand:
+    # Arg.list (field 7) -> ArgList.items (field 1) -> Arg ..., innermost int.
+    def varint(v):
+        out = bytearray()
+        while True:
+            b = v & 0x7F
+            v >>= 7
+            out.append(b | (0x80 if v else 0))
+            if not v:
+                return bytes(out)
+
+    def ld(field, payload):
+        return varint(field << 3 | 2) + varint(len(payload)) + payload
+
+    arg = varint(2 << 3 | 0) + varint(1)  # Arg.int = 1
+    for _ in range(40):
+        arg = ld(7, ld(1, arg))
+    node_msg = ld(1, b"n") + ld(2, b"call_function") + ld(3, b"aten.relu.default") + ld(4, arg)
+    out_msg = ld(1, b"output") + ld(2, b"output")
+    return ld(1, b"g") + ld(2, node_msg) + ld(2, out_msg)
+
+
+if __name__ == "__main__":
+    main()
