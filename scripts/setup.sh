@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Sets up a machine to build and test partition_tool, then builds it.
+# On a fresh Debian 12, run as root from the clone:  bash scripts/setup.sh
+#
+# 1. installs, with apt-get (noninteractive, quiet), exactly the Debian
+#    packages below that are not installed yet; nothing when all are;
+# 2. configures with CMake into build/ (Ninja, Release) and builds the tool
+#    and the tests: build/app/partition_tool, then `ctest --test-dir build`.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+
+packages=(cmake g++ ninja-build libcli11-dev liblemon-dev libglpk-dev libspdlog-dev libfmt-dev
+          libprotobuf-dev protobuf-compiler doctest-dev python3)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if ((${#missing[@]} > 0)); then
+  if [[ $(id -u) -ne 0 ]]; then
+    echo "setup: these packages are missing and installing them needs root: ${missing[*]}" >&2
+    exit 1
+  fi
+  echo "setup: installing ${missing[*]}" >&2
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+ninja -C build --quiet
+echo "setup: built build/app/partition_tool and the tests (run them: ctest --test-dir build)" >&2
