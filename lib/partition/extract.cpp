@@ -87,11 +87,16 @@ std::vector<NodeId> Extraction::bw_inputs(const Graph& g) const {
 }
 
 Extraction extract_partition(const Graph& g, const Classification& c, const std::vector<NodeId>& chosen) {
+  std::vector<NodeId> values, sym_nodes;
+  for (NodeId id : chosen) (g[id].value_kind == ValueKind::Sym ? sym_nodes : values).push_back(id);
+  return extract_partition(g, c, values, sym_nodes);
+}
+
+Extraction extract_partition(const Graph& g, const Classification& c, const std::vector<NodeId>& values,
+                             const std::vector<NodeId>& sym_nodes_in) {
   Extraction e;
-  std::vector<NodeId> sym_nodes;
-  for (NodeId id : chosen) {
-    (g[id].value_kind == ValueKind::Sym ? sym_nodes : e.saved_values).push_back(id);
-  }
+  e.saved_values = values;
+  std::vector<NodeId> sym_nodes = sym_nodes_in;
   e.saved_sym_nodes = sym_nodes;
 
   // First backward extraction: which saved values does it read at all?

@@ -2,6 +2,7 @@
 
 #include "budget/memory_budget.h"
 #include "graph/errors.h"
+#include "partition/default_partition.h"
 #include "partition/infeasible.h"
 
 namespace pt {
@@ -19,6 +20,17 @@ PartitionResult partition_graph(const Graph& prepared, const Settings& s) {
   StageTimer timer;
   r.classification = classify(prepared);
   timer.mark("classify", r.timings);
+  if (!r.classification.any_required_bw()) {
+    // Nothing reads a tangent: PyTorch falls back to its default partition.
+    r.default_partition = true;
+    const DefaultPartition d = default_partition(prepared);
+    r.solution.network = build_flow_network(prepared, r.classification, s, BanOptions::from_settings(s));
+    r.chosen = d.saved_values;
+    r.chosen.insert(r.chosen.end(), d.saved_sym_nodes.begin(), d.saved_sym_nodes.end());
+    r.extraction = extract_partition(prepared, r.classification, d.saved_values, d.saved_sym_nodes);
+    timer.mark("extract", r.timings);
+    return r;
+  }
   std::vector<NodeId> chosen;
   if (effective_budget(prepared, s) < 1) {
     // The memory budget cascade solves up to four cuts itself.
