@@ -1,0 +1,127 @@
+#include "budget/peak_memory.h"
+
+#include <algorithm>
+#include <vector>
+
+namespace pt {
+
+namespace {
+
+// Simulates one pass over `order` (ids of the joint graph). `is_input` marks
+// the pass's inputs (placeholders there: allocated before the pass starts,
+// their own storage). `retained` values are never freed within the pass.
+// `live` carries the bytes alive when the pass starts; it ends with the bytes
+// alive when the pass ends.
+struct PassSimulation {
+  const Graph& g;
+  const OpClasses& ops;
+
+  bool is_alias(NodeId id, const std::vector<bool>& is_input) const {
+    if (is_input[id]) return false;
+    const Node& n = g[id];
+    return !n.positional_inputs.empty() && (ops.is_view(n) || n.target == "operator.getitem");
+  }
+
+  void run(const std::vector<NodeId>& order, const std::vector<bool>& is_input, const std::vector<bool>& retained,
+           uint64_t& live, uint64_t& pass_peak, std::string& pass_peak_at) const {
+    const NodeId count = g.size();
+    std::vector<NodeId> root(count, kNoNode);
+    std::vector<int64_t> last_use(count, -1);
+    std::vector<bool> in_pass(count, false);
+    for (NodeId id : order) in_pass[id] = true;
+    for (size_t pos = 0; pos < order.size(); ++pos) {
+      const NodeId id = order[pos];
+      root[id] = is_alias(id, is_input) ? root[g[id].positional_inputs[0]] : id;
+      if (is_input[id]) continue;
+      for (NodeId in : g[id].inputs) {
+        if (in_pass[in] && root[in] != kNoNode) last_use[root[in]] = static_cast<int64_t>(pos);
+      }
+    }
+    // A retained view keeps its base retained.
+    std::vector<bool> keep = retained;
+    for (NodeId id : order) {
+      if (retained[id] && root[id] != kNoNode) keep[root[id]] = true;
+    }
+    // Frees scheduled per position.
+    std::vector<std::vector<NodeId>> frees(order.size());
+    for (NodeId id : order) {
+      if (root[id] != id || keep[id]) continue;
+      const int64_t at = last_use[id];
+      // A value nobody reads is freed right after it is produced.
+      const size_t pos = at >= 0 ? static_cast<size_t>(at)
+                                 : static_cast<size_t>(std::find(order.begin(), order.end(), id) - order.begin());
+      frees[pos].push_back(id);
+    }
+    for (size_t pos = 0; pos < order.size(); ++pos) {
+      const NodeId id = order[pos];
+      if (!is_input[id] && root[id] == id) live += g[id].size_bytes;
+      if (live > pass_peak) {
+        pass_peak = live;
+        pass_peak_at = g[id].name;
+      }
+      for (NodeId f : frees[pos]) live -= g[f].size_bytes;
+    }
+  }
+};
+
+}  // namespace
+
+PeakMemory simulate_peak_memory(const Graph& g, const Classification& c, const Extraction& e, const OpClasses& ops) {
+  const NodeId count = g.size();
+  PeakMemory m;
+  PassSimulation sim{g, ops};
+
+  for (NodeId id : c.inputs) m.input_bytes += g[id].size_bytes;
+  for (NodeId id : e.fw_saved_outputs()) m.saved_bytes += g[id].size_bytes;
+
+  // Forward: primals and seeds are live from the start and held throughout;
+  // forward outputs and saved values outlive the pass.
+  std::vector<NodeId> fw_order;
+  for (NodeId id = 0; id < count; ++id) {
+    if (e.forward.keep[id] && g[id].op != OpKind::Output) fw_order.push_back(id);
+  }
+  std::vector<bool> fw_retained(count, false);
+  for (NodeId id : c.fwd_outputs) {
+    if (id != kNoNode) fw_retained[id] = true;
+  }
+  for (NodeId id : e.fw_saved_outputs()) fw_retained[id] = true;
+  for (NodeId id : c.inputs) fw_retained[id] = true;
+  uint64_t live = m.input_bytes;
+  m.forward_peak_bytes = live;
+  std::string fw_at = fw_order.empty() ? "" : g[fw_order.front()].name;
+  sim.run(fw_order, e.forward.is_input, fw_retained, live, m.forward_peak_bytes, fw_at);
+
+  // Backward: what the forward left (inputs, saved values, forward outputs)
+  // plus the tangents. Saved values are freed after their last reader;
+  // gradients are held to the end.
+  std::vector<NodeId> bw_order = e.bw_inputs(g);
+  std::vector<bool> bw_input(count, false);
+  for (NodeId id : bw_order) bw_input[id] = true;
+  for (NodeId id = 0; id < count; ++id) {
+    if (e.backward.keep[id] && !bw_input[id] && g[id].op != OpKind::Output) bw_order.push_back(id);
+  }
+  std::vector<bool> bw_retained(count, false);
+  for (NodeId id : c.bwd_outputs) {
+    if (id != kNoNode) bw_retained[id] = true;
+  }
+  for (NodeId id : c.inputs) bw_retained[id] = true;
+  for (NodeId id = 0; id < count; ++id) {
+    if (g[id].input_kind == InputKind::Tangent) live += g[id].size_bytes;
+  }
+  m.backward_peak_bytes = live;
+  std::string bw_at = bw_order.empty() ? "" : g[bw_order.front()].name;
+  sim.run(bw_order, bw_input, bw_retained, live, m.backward_peak_bytes, bw_at);
+
+  if (m.backward_peak_bytes > m.forward_peak_bytes) {
+    m.peak_bytes = m.backward_peak_bytes;
+    m.peak_at = bw_at;
+    m.peak_pass = "backward";
+  } else {
+    m.peak_bytes = m.forward_peak_bytes;
+    m.peak_at = fw_at;
+    m.peak_pass = "forward";
+  }
+  return m;
+}
+
+}  // namespace pt

@@ -1,0 +1,32 @@
+// Peak activation memory of a partition, which PyTorch does not compute:
+// run the forward graph then the backward graph in order, allocating each
+// value when its node runs and freeing it after its last reader, and record
+// the largest total. Views and getitems allocate nothing and keep their base
+// alive. Primals (parameters, inputs) are held by the caller for the whole
+// step; saved values live from the forward until their last backward reader;
+// forward outputs and gradients live to the end of their pass and beyond.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "analysis/classify.h"
+#include "analysis/op_classes.h"
+#include "graph/graph.h"
+#include "partition/extract.h"
+
+namespace pt {
+
+struct PeakMemory {
+  uint64_t peak_bytes = 0;        // largest live total, inputs included
+  std::string peak_at;            // node running at the peak
+  std::string peak_pass;          // "forward" or "backward"
+  uint64_t forward_peak_bytes = 0;
+  uint64_t backward_peak_bytes = 0;
+  uint64_t saved_bytes = 0;       // what the forward hands the backward (values and symbols)
+  uint64_t input_bytes = 0;       // primals and forward seeds, live throughout
+};
+
+PeakMemory simulate_peak_memory(const Graph& g, const Classification& c, const Extraction& e, const OpClasses& ops);
+
+}  // namespace pt
