@@ -1,0 +1,222 @@
+#include "report/bandwidth_model.h"
+
+#include <algorithm>
+
+#include "budget/runtime_estimate.h"
+#include "graph/errors.h"
+
+namespace pt {
+
+namespace {
+
+// Ops that read only the elements their index selects, by overload packet;
+// the source is their first positional argument.
+constexpr std::string_view kIndexingOps[] = {
+    "aten.gather", "aten.index", "aten._unsafe_index", "aten.embedding", "aten.index_select",
+};
+
+bool is_indexing(const Node& n) {
+  return std::find(std::begin(kIndexingOps), std::end(kIndexingOps), n.packet) != std::end(kIndexingOps);
+}
+
+uint64_t tensor_numel(const proto::TensorMeta& t) {
+  uint64_t n = 1;
+  for (int64_t d : t.shape()) n *= static_cast<uint64_t>(d);
+  return n;
+}
+
+// Elements of a node's value: a tensor's numel, a tuple's summed over its
+// tensors, 0 for anything else.
+uint64_t numel_of(const Graph& g, NodeId id) {
+  const auto& pn = g.proto_node(id);
+  if (!pn.has_val()) return 0;
+  if (pn.val().has_tensor()) return tensor_numel(pn.val().tensor());
+  uint64_t n = 0;
+  if (pn.val().has_tuple()) {
+    for (const auto& item : pn.val().tuple().items()) {
+      if (item.has_tensor()) n += tensor_numel(item.tensor());
+    }
+  }
+  return n;
+}
+
+uint64_t scaled(uint64_t a, uint64_t num, uint64_t den) {
+  if (den == 0) return 0;
+  const unsigned __int128 p = static_cast<unsigned __int128>(a) * num;
+  return static_cast<uint64_t>((p + den - 1) / den);
+}
+
+class PassCoster {
+ public:
+  PassCoster(const Graph& g, const Subgraph& pass, const FusionGroups& f, const OpClasses& ops, const Device& d,
+             const BandwidthOptions& o)
+      : g_(g), pass_(pass), f_(f), ops_(ops), device_(d), o_(o), n_(static_cast<size_t>(g.size())) {
+    numel_.assign(n_, 0);
+    for (NodeId id = 0; id < g.size(); ++id) {
+      if (pass.keep[id] && g[id].op != OpKind::Output) numel_[id] = numel_of(g, id);
+    }
+    demand_.assign(n_, 0);
+    mark_.assign(n_, 0);
+  }
+
+  PassEstimate run() {
+    PassEstimate out;
+    for (int32_t k = 0; k < f_.kernel_count(); ++k) {
+      KernelEstimate ke = cost_kernel(k);
+      if (ke.stores.empty() && !ke.fused && ke.loads.empty()) continue;
+      if (ke.fused && ke.stores.empty()) continue;  // everything it computes is computed elsewhere
+      out.bytes_loaded += ke.bytes_loaded;
+      out.bytes_stored += ke.bytes_stored;
+      out.flops += ke.flops;
+      out.seconds += ke.seconds;
+      out.kernels.push_back(std::move(ke));
+    }
+    return out;
+  }
+
+ private:
+  enum Mark : uint8_t { kNone, kClosure, kLoad };
+
+  bool in_pass(NodeId id) const { return id >= 0 && pass_.keep[id] && g_[id].op != OpKind::Output; }
+
+  // Elements of `x` that consumer `c` needs when `d` elements of `c` are needed.
+  uint64_t need(NodeId x, NodeId c, uint64_t d) const {
+    const uint64_t nx = numel_[x];
+    const uint64_t nc = numel_[c];
+    if (d == 0 || nx == 0) return 0;
+    const Node& cn = g_[c];
+    const bool index_source = o_.indexing_reads_selection && is_indexing(cn) && !cn.positional_inputs.empty() &&
+                              cn.positional_inputs[0] == x;
+    if (index_source || ops_.is_view(cn) || nx <= nc) return std::min(nx, d);
+    return std::min(nx, scaled(d, nx, nc));
+  }
+
+  // Where an input of kernel k's computation comes from.
+  Mark classify_input(NodeId x, int32_t k) const {
+    switch (f_.role[x]) {
+      case NodeRole::Alias: return kClosure;
+      case NodeRole::Host:
+      case NodeRole::Absent: return kNone;
+      case NodeRole::Fused:
+        if (f_.kernel[x] == k) return kClosure;
+        return f_.stored[x] ? kLoad : kClosure;  // not stored: computed again here
+      default: return kLoad;
+    }
+  }
+
+  uint64_t bytes_of(NodeId id, uint64_t elements) const {
+    return scaled(elements, g_[id].size_bytes, numel_[id] == 0 ? 1 : numel_[id]);
+  }
+
+  // What a stored value writes: a tuple of a non-fusible op writes the items
+  // that are read (its getitems), else its whole value.
+  uint64_t store_bytes(NodeId id) const {
+    if (g_[id].value_kind != ValueKind::Tuple) return g_[id].size_bytes;
+    uint64_t total = 0;
+    bool any = false;
+    for (NodeId u : g_.users[id]) {
+      if (in_pass(u) && g_[u].target == "operator.getitem") {
+        total += g_[u].size_bytes;
+        any = true;
+      }
+    }
+    return any ? total : g_[id].size_bytes;
+  }
+
+  KernelEstimate cost_kernel(int32_t k) {
+    const auto& members = f_.members[k];
+    KernelEstimate ke;
+    ke.fused = f_.role[members.front()] == NodeRole::Fused;
+    std::vector<NodeId> roots;
+    for (NodeId m : members) {
+      if (f_.stored[m] || !ke.fused) roots.push_back(m);
+    }
+    if (roots.empty()) return ke;
+    ke.first = roots.front();
+
+    // The computation: roots, then backward through members, aliases and
+    // fused values computed again; loads where it reaches memory.
+    std::vector<NodeId> closure, loads, stack(roots.begin(), roots.end());
+    for (NodeId r : roots) mark_[r] = kClosure;
+    while (!stack.empty()) {
+      const NodeId c = stack.back();
+      stack.pop_back();
+      closure.push_back(c);
+      for (NodeId x : g_[c].inputs) {
+        if (!in_pass(x) || mark_[x] != kNone) continue;
+        const Mark m = classify_input(x, k);
+        if (m == kNone) continue;
+        mark_[x] = m;
+        if (m == kClosure) stack.push_back(x);
+        else loads.push_back(x);
+      }
+    }
+    std::sort(closure.begin(), closure.end(), std::greater<>());
+    for (NodeId r : roots) demand_[r] = numel_[r];
+    for (NodeId c : closure) {
+      for (NodeId x : g_[c].inputs) {
+        if (in_pass(x) && mark_[x] != kNone) demand_[x] = std::max(demand_[x], need(x, c, demand_[c]));
+      }
+    }
+    std::sort(loads.begin(), loads.end());
+    for (NodeId x : loads) {
+      const uint64_t b = bytes_of(x, demand_[x]);
+      if (b > 0) ke.loads.push_back({x, b});
+      ke.bytes_loaded += b;
+    }
+    for (NodeId r : roots) {
+      if (!f_.stored[r]) continue;
+      const uint64_t b = store_bytes(r);
+      ke.stores.push_back({r, b});
+      ke.bytes_stored += b;
+    }
+    if (!ke.fused && ops_.is_compute_intensive(g_[roots.front()])) {
+      try {
+        ke.flops = count_flops(g_, roots.front());
+      } catch (const InputError&) {
+        ke.flops = 0;  // shapes the FLOP formula cannot read: memory time only
+      }
+    }
+    const double mem_s = static_cast<double>(ke.bytes_loaded + ke.bytes_stored) / device_.bytes_per_second;
+    const double flop_s = static_cast<double>(ke.flops) / device_.flops_per_second;
+    ke.seconds = std::max(mem_s, flop_s);
+
+    for (NodeId c : closure) mark_[c] = kNone, demand_[c] = 0;
+    for (NodeId x : loads) mark_[x] = kNone, demand_[x] = 0;
+    return ke;
+  }
+
+  const Graph& g_;
+  const Subgraph& pass_;
+  const FusionGroups& f_;
+  const OpClasses& ops_;
+  const Device& device_;
+  const BandwidthOptions& o_;
+  size_t n_;
+  std::vector<uint64_t> numel_;
+  std::vector<uint64_t> demand_;
+  std::vector<uint8_t> mark_;
+};
+
+}  // namespace
+
+PassEstimate estimate_pass(const Graph& g, const Subgraph& pass, const std::vector<NodeId>& outputs,
+                           const OpClasses& ops, const Device& device, const BandwidthOptions& o) {
+  const FusionGroups f = group_kernels(g, pass, outputs, ops, o);
+  return PassCoster(g, pass, f, ops, device, o).run();
+}
+
+BandwidthEstimate estimate_bandwidth(const Graph& prepared, const PartitionResult& r, const OpClasses& ops,
+                                     const Device& device, const BandwidthOptions& o) {
+  const Extraction& e = r.extraction;
+  std::vector<NodeId> fw_outputs = r.classification.fwd_outputs;
+  const auto saved = e.fw_saved_outputs();
+  fw_outputs.insert(fw_outputs.end(), saved.begin(), saved.end());
+  BandwidthEstimate out;
+  out.device = device;
+  out.forward = estimate_pass(prepared, e.forward, fw_outputs, ops, device, o);
+  out.backward = estimate_pass(prepared, e.backward, r.classification.bwd_outputs, ops, device, o);
+  return out;
+}
+
+}  // namespace pt

@@ -1,0 +1,79 @@
+// The bandwidth model (DESIGN.md section 6): bytes loaded and stored, FLOPs
+// and a roofline time for the extracted forward and backward graphs, on one
+// device. Kernels come from fusion_groups.h; this file costs them.
+//
+// Each kernel stores its stored values and loads each value from outside it
+// once. What it reads of an input is the demand of its own computation,
+// walked backward from what it stores (in elements):
+//   - a stored value is needed whole;
+//   - a view, and the source of an indexing op (gather, index, embedding,
+//     index_select) with indexing_reads_selection, need min(numel(input),
+//     demand): a fused chain that ends in a gather is evaluated at the
+//     gathered positions only;
+//   - an input no larger than the consumer (pointwise, broadcast) needs
+//     min(numel(input), demand);
+//   - a larger input (a reduction) needs demand * numel(input) / numel(consumer).
+// A fused value from a kernel this one could not join, and that is not
+// stored, is computed again here from that kernel's inputs (with
+// recompute_fused_inputs), so its inputs count as this kernel's loads: a
+// consumer of a reduction's result and its input reads the input again.
+// Roofline per kernel: max(bytes / bandwidth, FLOPs / peak), where FLOPs are
+// counted for compute-intensive ops only (torch.utils.flop_counter's formulas).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "analysis/op_classes.h"
+#include "analysis/subgraph.h"
+#include "graph/graph.h"
+#include "partition/partitioner.h"
+#include "report/bandwidth_options.h"
+#include "report/device.h"
+#include "report/fusion_groups.h"
+
+namespace pt {
+
+struct Transfer {
+  NodeId node;
+  uint64_t bytes;
+};
+
+struct KernelEstimate {
+  NodeId first;                  // its first node, graph order (the op, for kernels of their own)
+  bool fused;                    // a group of fusible ops (else a single non-fusible op)
+  std::vector<Transfer> loads;   // graph order
+  std::vector<Transfer> stores;  // graph order
+  uint64_t bytes_loaded = 0;
+  uint64_t bytes_stored = 0;
+  uint64_t flops = 0;
+  double seconds = 0;
+};
+
+struct PassEstimate {
+  uint64_t bytes_loaded = 0;
+  uint64_t bytes_stored = 0;
+  uint64_t flops = 0;
+  double seconds = 0;
+  std::vector<KernelEstimate> kernels;  // those that store something or run a non-fusible op
+
+  uint64_t bytes() const { return bytes_loaded + bytes_stored; }
+};
+
+struct BandwidthEstimate {
+  Device device;
+  PassEstimate forward;
+  PassEstimate backward;
+};
+
+// One pass: `pass` is its keep/input mask over the prepared joint graph,
+// `outputs` what it returns.
+PassEstimate estimate_pass(const Graph& g, const Subgraph& pass, const std::vector<NodeId>& outputs,
+                           const OpClasses& ops, const Device& device, const BandwidthOptions& o = {});
+
+// Both passes of a partition: the forward returns its outputs and the saved
+// values and symbols, the backward its gradients.
+BandwidthEstimate estimate_bandwidth(const Graph& prepared, const PartitionResult& r, const OpClasses& ops,
+                                     const Device& device, const BandwidthOptions& o = {});
+
+}  // namespace pt

@@ -1,0 +1,55 @@
+#include "report/device.h"
+
+#include <charconv>
+#include <cmath>
+
+#include "graph/errors.h"
+
+namespace pt {
+
+namespace {
+
+struct Preset {
+  std::string_view name;
+  double bytes_per_second;
+  double flops_per_second;
+};
+
+constexpr Preset kPresets[] = {
+    {"a100", 1.555e12, 312e12},
+    {"h100", 3.35e12, 989e12},
+    {"h200", 4.8e12, 989e12},
+};
+
+double positive_number(std::string_view text, std::string_view whole) {
+  double v = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(v) || v <= 0) {
+    throw SettingsError("--device " + std::string(whole) + ": expected " + device_presets_text() +
+                        ", or a positive bytes-per-second number with an optional :FLOP/s");
+  }
+  return v;
+}
+
+}  // namespace
+
+Device parse_device(std::string_view text) {
+  for (const Preset& p : kPresets) {
+    if (text == p.name) return {std::string(p.name), p.bytes_per_second, p.flops_per_second};
+  }
+  const auto colon = text.find(':');
+  Device d;
+  d.name = std::string(text);
+  d.bytes_per_second = positive_number(text.substr(0, colon), text);
+  d.flops_per_second = colon == std::string_view::npos ? kPresets[1].flops_per_second
+                                                        : positive_number(text.substr(colon + 1), text);
+  return d;
+}
+
+std::string device_presets_text() {
+  std::string out;
+  for (const Preset& p : kPresets) out += (out.empty() ? "" : ", ") + std::string(p.name);
+  return out;
+}
+
+}  // namespace pt

@@ -1,0 +1,27 @@
+// The device a bandwidth estimate is made for (DESIGN.md section 6): memory
+// bandwidth for every kernel, and peak FLOP/s for compute-intensive ops.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace pt {
+
+struct Device {
+  std::string name;               // "h100", or the number as given
+  double bytes_per_second = 0;    // HBM bandwidth
+  double flops_per_second = 0;    // dense bf16 tensor-core peak, for compute-intensive ops
+};
+
+// Presets (datasheet numbers, SXM parts):
+//   a100  1.555e12 B/s (A100 40GB),  312e12 FLOP/s dense bf16
+//   h100  3.35e12 B/s  (H100 SXM),   989e12 FLOP/s dense bf16
+//   h200  4.8e12 B/s   (H200 SXM),   989e12 FLOP/s dense bf16 (same compute as H100)
+// or "<bytes-per-second>[:<flops-per-second>]" ("2e12", "2e12:400e12"); a bare
+// bandwidth keeps h100's peak FLOP/s. Throws SettingsError for anything else.
+Device parse_device(std::string_view text);
+
+// The preset names, for help texts.
+std::string device_presets_text();
+
+}  // namespace pt

@@ -1,0 +1,219 @@
+#include "report/fusion_groups.h"
+
+#include <algorithm>
+
+namespace pt {
+
+namespace {
+
+bool has_tag(const Graph& g, NodeId id, std::string_view tag) {
+  for (const auto& t : g.proto_node(id).op_tags()) {
+    if (t == tag) return true;
+  }
+  return false;
+}
+
+bool is_tensor_valued(const Node& n) { return n.value_kind == ValueKind::Tensor || n.value_kind == ValueKind::Tuple; }
+
+// The node a view or getitem reads: its first positional node argument.
+NodeId base_of(const Node& n) {
+  if (!n.positional_inputs.empty()) return n.positional_inputs[0];
+  return n.inputs.empty() ? kNoNode : n.inputs[0];
+}
+
+class Grouper {
+ public:
+  Grouper(const Graph& g, const Subgraph& pass, const OpClasses& ops, const BandwidthOptions& o)
+      : g_(g), pass_(pass), ops_(ops), o_(o), n_(static_cast<size_t>(g.size())) {
+    f_.role.assign(n_, NodeRole::Absent);
+    f_.kernel.assign(n_, -1);
+    f_.reduction.assign(n_, false);
+    f_.stored.assign(n_, false);
+    forced_.assign(n_, false);
+    seen_.assign(n_, 0);
+  }
+
+  FusionGroups run(const std::vector<NodeId>& outputs) {
+    for (NodeId id = 0; id < g_.size(); ++id) {
+      if (in_pass(id)) assign(id);
+    }
+    std::vector<bool> is_output(n_, false);
+    for (NodeId id : outputs) {
+      if (id != kNoNode && in_pass(id)) is_output[id] = true;
+    }
+    decide_stores(is_output);
+    demote_stored_views();
+    f_.members.assign(first_.size(), {});
+    for (NodeId id = 0; id < g_.size(); ++id) {
+      if (f_.kernel[id] >= 0) f_.members[f_.kernel[id]].push_back(id);
+    }
+    return std::move(f_);
+  }
+
+ private:
+  bool in_pass(NodeId id) const { return id >= 0 && pass_.keep[id] && g_[id].op != OpKind::Output; }
+
+  bool in_memory(NodeId id) const {
+    const NodeRole r = f_.role[id];
+    return r == NodeRole::Memory || r == NodeRole::Alias || r == NodeRole::Host || r == NodeRole::OwnKernel ||
+           r == NodeRole::Absent || (r == NodeRole::Fused && f_.reduction[id]);
+  }
+
+  bool is_member(NodeId id, int32_t k) const { return f_.role[id] == NodeRole::Fused && f_.kernel[id] == k; }
+
+  int32_t new_kernel(NodeId id) {
+    first_.push_back(id);
+    return static_cast<int32_t>(first_.size() - 1);
+  }
+
+  void assign(NodeId id) {
+    const Node& n = g_[id];
+    NodeRole& role = f_.role[id];
+    if (pass_.is_input[id] || n.op == OpKind::Placeholder || n.op == OpKind::GetAttr) {
+      role = NodeRole::Memory;
+    } else if (!is_tensor_valued(n)) {
+      role = NodeRole::Host;
+    } else if (n.target == "operator.getitem" || ops_.is_view(n)) {
+      const NodeId base = base_of(n);
+      if (base == kNoNode || in_memory(base)) {
+        // A getitem of a stored tuple is its own stored tensor; a view of
+        // something in memory is that memory.
+        role = n.target == "operator.getitem" ? NodeRole::Memory : NodeRole::Alias;
+      } else {
+        join_or_start(id);
+      }
+    } else if (ops_.is_fusible_op(n)) {
+      join_or_start(id);
+      f_.reduction[id] = has_tag(g_, id, "reduction");
+    } else {
+      role = NodeRole::OwnKernel;
+      f_.kernel[id] = new_kernel(id);
+    }
+  }
+
+  // A fusible node joins the kernel of its first fused producer it can join.
+  void join_or_start(NodeId id) {
+    f_.role[id] = NodeRole::Fused;
+    int32_t chosen = -1;
+    tried_.clear();
+    for (NodeId x : g_[id].inputs) {
+      if (!in_pass(x) || f_.role[x] != NodeRole::Fused) continue;
+      const int32_t k = f_.kernel[x];
+      if (std::find(tried_.begin(), tried_.end(), k) != tried_.end()) continue;
+      tried_.push_back(k);
+      if (can_join(id, k)) {
+        chosen = k;
+        break;
+      }
+    }
+    if (chosen < 0) chosen = new_kernel(id);
+    f_.kernel[id] = chosen;
+    if (!o_.recompute_fused_inputs) {
+      // Values of other kernels are stored there and loaded here.
+      for (NodeId x : g_[id].inputs) {
+        if (in_pass(x) && f_.role[x] == NodeRole::Fused && f_.kernel[x] != chosen) forced_[x] = true;
+      }
+    }
+  }
+
+  // Whether `id` may join kernel k: it must not read k's reduction result
+  // (with reductions_end_kernels) and must not depend on a member of k
+  // through a node outside k (the kernel would have to run before and after
+  // that node). Nodes before k's first member cannot depend on k, which
+  // bounds the search.
+  bool can_join(NodeId id, int32_t k) {
+    const NodeId first = first_[k];
+    ++stamp_;
+    stack_.clear();
+    for (NodeId x : g_[id].inputs) {
+      if (!in_pass(x)) continue;
+      if (is_member(x, k)) {
+        if (f_.reduction[x] && o_.reductions_end_kernels) return false;
+        continue;  // read in registers
+      }
+      stack_.push_back(x);
+    }
+    int visits = 0;
+    while (!stack_.empty()) {
+      const NodeId y = stack_.back();
+      stack_.pop_back();
+      if (y < first || seen_[y] == stamp_) continue;
+      seen_[y] = stamp_;
+      if (++visits > o_.join_search_limit) return false;
+      if (is_member(y, k)) return false;
+      for (NodeId z : g_[y].inputs) {
+        if (in_pass(z) && z >= first) stack_.push_back(z);
+      }
+    }
+    return true;
+  }
+
+  bool has_user_in_pass(NodeId id) const {
+    return std::any_of(g_.users[id].begin(), g_.users[id].end(), [&](NodeId u) { return in_pass(u); });
+  }
+
+  // A value is stored when it leaves its kernel: a graph output (or saved),
+  // read by a non-fusible kernel, a reduction anyone reads (the reduction ends
+  // its kernel), or forced by recompute_fused_inputs = false. Storing a view
+  // of a fused value stores its base.
+  void decide_stores(const std::vector<bool>& is_output) {
+    for (NodeId id = 0; id < g_.size(); ++id) {
+      const NodeRole r = f_.role[id];
+      if (r == NodeRole::OwnKernel) {
+        f_.stored[id] = is_output[id] || has_user_in_pass(id) || g_[id].is_mutable;
+        continue;
+      }
+      if (r != NodeRole::Fused) continue;
+      bool store = is_output[id] || forced_[id] || (f_.reduction[id] && has_user_in_pass(id));
+      for (NodeId u : g_.users[id]) {
+        if (in_pass(u) && f_.role[u] == NodeRole::OwnKernel) store = true;
+      }
+      if (store) f_.stored[fused_base(id)] = true;
+    }
+  }
+
+  // Follows fused views down to the fused value they show.
+  NodeId fused_base(NodeId id) const {
+    while (ops_.is_view(g_[id]) && !f_.reduction[id]) {
+      const NodeId base = base_of(g_[id]);
+      if (base == kNoNode || f_.role[base] != NodeRole::Fused) break;
+      id = base;
+    }
+    return id;
+  }
+
+  // A fused view of a stored value is that stored memory: readers in other
+  // kernels load the base instead of computing the view again.
+  void demote_stored_views() {
+    for (NodeId id = 0; id < g_.size(); ++id) {
+      if (f_.role[id] != NodeRole::Fused || !ops_.is_view(g_[id])) continue;
+      const NodeId base = fused_base(id);
+      if (base != id && f_.stored[base]) {
+        f_.role[id] = NodeRole::Alias;
+        f_.kernel[id] = -1;
+      }
+    }
+  }
+
+  const Graph& g_;
+  const Subgraph& pass_;
+  const OpClasses& ops_;
+  const BandwidthOptions& o_;
+  size_t n_;
+  FusionGroups f_;
+  std::vector<NodeId> first_;  // per kernel: its first member
+  std::vector<bool> forced_;
+  std::vector<int> seen_;
+  int stamp_ = 0;
+  std::vector<NodeId> stack_;
+  std::vector<int32_t> tried_;
+};
+
+}  // namespace
+
+FusionGroups group_kernels(const Graph& g, const Subgraph& pass, const std::vector<NodeId>& outputs,
+                           const OpClasses& ops, const BandwidthOptions& o) {
+  return Grouper(g, pass, ops, o).run(outputs);
+}
+
+}  // namespace pt

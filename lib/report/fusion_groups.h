@@ -1,0 +1,49 @@
+// Fusion groups for the bandwidth model (DESIGN.md section 6): which nodes of
+// one pass (the extracted forward or backward graph) a fusing compiler would
+// run in one kernel, and which values leave their kernel and are stored.
+//
+// Roles, walked in graph order:
+//   Memory     inputs of the pass, placeholders, get_attr, getitems of a
+//              stored tuple: already in memory, loaded by their readers
+//   Alias      a view of something in memory: no kernel, no bytes of its own
+//   Host       symbolic scalars and other non-tensor results: no kernel
+//   OwnKernel  compute-intensive and other non-fusible ops: a kernel each
+//   Fused      fusible ops (PyTorch's fusible set: the recompute allowlist
+//              plus random ops; views of fused values): they join the kernel
+//              of one of their fused producers, or start one
+// A fused node may not join a kernel it depends on through something outside
+// that kernel (that would be a cycle), nor, with reductions_end_kernels, a
+// kernel whose reduction result it reads: the reduction ends its kernel, and
+// a consumer of both a reduction's result and its input starts a new kernel
+// that reads the input again (bandwidth_model.h says how).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "analysis/op_classes.h"
+#include "analysis/subgraph.h"
+#include "graph/graph.h"
+#include "report/bandwidth_options.h"
+
+namespace pt {
+
+
+enum class NodeRole : uint8_t { Absent, Memory, Alias, Host, OwnKernel, Fused };
+
+struct FusionGroups {
+  std::vector<NodeRole> role;     // per joint node; Absent outside the pass
+  std::vector<int32_t> kernel;    // home kernel of OwnKernel and Fused nodes, -1 else
+  std::vector<bool> reduction;    // Fused node tagged `reduction`
+  std::vector<bool> stored;       // written to memory by its kernel
+  std::vector<std::vector<NodeId>> members;  // per kernel, graph order
+
+  int32_t kernel_count() const { return static_cast<int32_t>(members.size()); }
+};
+
+// `pass`: the keep and input masks of the extracted graph; `outputs`: what it
+// returns (forward outputs and saved values, or gradients).
+FusionGroups group_kernels(const Graph& g, const Subgraph& pass, const std::vector<NodeId>& outputs,
+                           const OpClasses& ops, const BandwidthOptions& o);
+
+}  // namespace pt

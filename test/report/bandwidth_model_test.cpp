@@ -1,0 +1,179 @@
+// The bandwidth model on hand-written graphs (each rule of DESIGN.md section
+// 6 on its own) and on linear_ce with exact byte counts for both cuts.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "pipeline/pipeline.h"
+#include "report/bandwidth_model.h"
+#include "report/graph_builder.h"
+
+namespace {
+
+using pt::BandwidthOptions;
+using pt::Graph;
+using pt::PassEstimate;
+using pt::test::GraphBuilder;
+
+const pt::Device kDevice{"test", 1e12, 1e15};
+
+// The whole graph as one pass: placeholders are its inputs, the output node's
+// list its outputs.
+PassEstimate estimate_all(const Graph& g, const BandwidthOptions& o = {}) {
+  pt::Subgraph pass;
+  pass.keep.assign(static_cast<size_t>(g.size()), true);
+  pass.is_input.assign(static_cast<size_t>(g.size()), false);
+  for (pt::NodeId id = 0; id < g.size(); ++id) pass.is_input[id] = g[id].op == pt::OpKind::Placeholder;
+  return pt::estimate_pass(g, pass, g.outputs, pt::OpClasses::pytorch_defaults(), kDevice, o);
+}
+
+}  // namespace
+
+TEST_CASE("a pointwise chain is one kernel: one load, one store") {
+  GraphBuilder b;
+  b.input("x", {1000});
+  b.op("r", "aten.relu.default", {"x"}, {1000});
+  b.op("m", "aten.mul.Tensor", {"r", "x"}, {1000});
+  const PassEstimate p = estimate_all(b.build({"m"}));
+  REQUIRE(p.kernels.size() == 1);
+  CHECK(p.bytes_loaded == 4000);
+  CHECK(p.bytes_stored == 4000);
+  CHECK(p.flops == 0);
+  CHECK(p.seconds == doctest::Approx(8000 / 1e12));
+}
+
+TEST_CASE("a compute-intensive op is a kernel of its own; its fused input is stored") {
+  GraphBuilder b;
+  b.input("a", {8, 16});
+  b.input("w", {16, 4});
+  b.op("r", "aten.relu.default", {"a"}, {8, 16});
+  b.op("mm", "aten.mm.default", {"r", "w"}, {8, 4});
+  b.op("t", "aten.tanh.default", {"mm"}, {8, 4});
+  const PassEstimate p = estimate_all(b.build({"t"}));
+  REQUIRE(p.kernels.size() == 3);
+  CHECK(p.kernels[1].fused == false);
+  CHECK(p.kernels[1].flops == 2 * 8 * 4 * 16);
+  CHECK(p.kernels[1].bytes_loaded == 512 + 256);
+  CHECK(p.kernels[1].bytes_stored == 128);
+  CHECK(p.bytes_loaded == 512 + (512 + 256) + 128);
+  CHECK(p.bytes_stored == 512 + 128 + 128);
+  CHECK(p.flops == 1024);
+}
+
+TEST_CASE("a reduction ends its kernel; a consumer of its result and its input reads the input again") {
+  GraphBuilder b;
+  b.input("x", {100, 10});
+  b.op("e", "aten.exp.default", {"x"}, {100, 10});
+  b.op("s", "aten.sum.dim_IntList", {"e"}, {100, 1}, "float32", {"reduction"});
+  b.op("d", "aten.div.Tensor", {"e", "s"}, {100, 10});
+  const Graph g = b.build({"d"});
+  const PassEstimate p = estimate_all(g);
+  REQUIRE(p.kernels.size() == 2);
+  // exp+sum: x in, s out. div: exp computed again from x, plus s.
+  CHECK(p.kernels[0].bytes_loaded == 4000);
+  CHECK(p.kernels[0].bytes_stored == 400);
+  CHECK(p.kernels[1].bytes_loaded == 4400);
+  CHECK(p.kernels[1].bytes_stored == 4000);
+
+  SUBCASE("recompute_fused_inputs off: exp is stored and loaded instead") {
+    BandwidthOptions o;
+    o.recompute_fused_inputs = false;
+    const PassEstimate q = estimate_all(g, o);
+    CHECK(q.bytes_loaded == 4000 + 4400);
+    CHECK(q.bytes_stored == 400 + 4000 + 4000);
+  }
+  SUBCASE("reductions_end_kernels off: the division joins the reduction's kernel") {
+    BandwidthOptions o;
+    o.reductions_end_kernels = false;
+    const PassEstimate q = estimate_all(g, o);
+    CHECK(q.kernels.size() == 1);
+    CHECK(q.bytes_loaded == 4000);
+    CHECK(q.bytes_stored == 400 + 4000);
+  }
+}
+
+TEST_CASE("a fused chain that ends in a gather is evaluated at the gathered positions only") {
+  GraphBuilder b;
+  b.input("x", {100, 10});
+  b.input("idx", {100, 1}, "int64");
+  b.op("e", "aten.exp.default", {"x"}, {100, 10});
+  b.op("g", "aten.gather.default", {"e"}, {100, 1}, "float32", {}, "args { int: 1 } args { node: \"idx\" }");
+  const Graph g = b.build({"g"});
+  const PassEstimate p = estimate_all(g);
+  CHECK(p.bytes_loaded == 100 * 4 + 800);
+  CHECK(p.bytes_stored == 400);
+
+  SUBCASE("when the chain's value is also saved, it is computed whole") {
+    const Graph g2 = GraphBuilder(b).build({"g", "e"});
+    const PassEstimate q = estimate_all(g2);
+    CHECK(q.bytes_loaded == 4000 + 800);
+    CHECK(q.bytes_stored == 400 + 4000);
+  }
+  SUBCASE("indexing_reads_selection off: the whole source is read") {
+    BandwidthOptions o;
+    o.indexing_reads_selection = false;
+    CHECK(estimate_all(g, o).bytes_loaded == 4000 + 800);
+  }
+}
+
+TEST_CASE("views of memory cost nothing; a broadcast input is read once per element it has") {
+  GraphBuilder b;
+  b.input("x", {4, 8});
+  b.input("bias", {8});
+  b.op("t", "aten.permute.default", {"x"}, {8, 4}, "float32", {}, "args { list { items { int: 1 } items { int: 0 } } }");
+  b.op("v", "aten.view.default", {"bias"}, {8, 1}, "float32", {}, "args { list { items { int: 8 } items { int: 1 } } }");
+  b.op("a", "aten.add.Tensor", {"t", "v"}, {8, 4});
+  const PassEstimate p = estimate_all(b.build({"a"}));
+  REQUIRE(p.kernels.size() == 1);
+  CHECK(p.bytes_loaded == 128 + 32);
+  CHECK(p.bytes_stored == 128);
+}
+
+TEST_CASE("a node may not join a kernel it depends on through another kernel") {
+  GraphBuilder b;
+  b.input("a", {8, 8});
+  b.input("w", {8, 8});
+  b.op("r", "aten.relu.default", {"a"}, {8, 8});
+  b.op("mm", "aten.mm.default", {"r", "w"}, {8, 8});
+  b.op("s", "aten.add.Tensor", {"r", "mm"}, {8, 8});
+  const PassEstimate p = estimate_all(b.build({"s"}));
+  REQUIRE(p.kernels.size() == 3);
+  // relu is stored for the matmul, so the add loads it rather than recomputing it.
+  CHECK(p.kernels[2].bytes_loaded == 256 + 256);
+  CHECK(p.bytes_stored == 256 * 3);
+}
+
+TEST_CASE("linear_ce: exact bytes of both cuts, and the softmax store + reload as their difference") {
+  const auto loaded = pt::load_graph_file(std::string(PT_SAMPLE_DIR) + "/linear_ce.pb", pt::Format::Binary);
+  const pt::Device a100 = pt::parse_device("a100");
+  auto estimate = [&](double base) {
+    pt::Settings s;
+    s.dist_from_bw_base = base;
+    const pt::Partitioned p = pt::partition_joint(loaded.graph, s);
+    return pt::estimate_bandwidth(p.prepared.graph, p.result, s.op_classes, a100);
+  };
+  const pt::BandwidthEstimate saved_mm = estimate(1.1);
+  const pt::BandwidthEstimate saved_softmax = estimate(1.2);
+
+  CHECK(saved_mm.forward.bytes_loaded == 6793000458ULL);
+  CHECK(saved_mm.forward.bytes_stored == 3371700238ULL);
+  CHECK(saved_mm.backward.bytes_loaded == 16674780680ULL);
+  CHECK(saved_mm.backward.bytes_stored == 10086719488ULL);
+  CHECK(saved_softmax.forward.bytes_loaded == 10086577674ULL);
+  CHECK(saved_softmax.forward.bytes_stored == 6665211918ULL);
+  CHECK(saved_softmax.backward.bytes_loaded == 16674518536ULL);
+  CHECK(saved_softmax.backward.bytes_stored == 10086719488ULL);
+
+  // One load of the logits (32768 x 50257 bf16) plus one store of the
+  // softmax output, less the 32768 gathered logits the default cut's loss
+  // kernel reads and the 32768 x fp32 `log` row statistic it saves.
+  const int64_t softmax = 32768LL * 50257 * 2;
+  const int64_t fw_delta = static_cast<int64_t>(saved_softmax.forward.bytes()) -
+                           static_cast<int64_t>(saved_mm.forward.bytes());
+  CHECK(fw_delta == 2 * softmax - 32768 * 2 - 32768 * 4);
+  const double fw_seconds_delta = saved_softmax.forward.seconds - saved_mm.forward.seconds;
+  CHECK(fw_seconds_delta == doctest::Approx(fw_delta / 1.555e12));
+  CHECK(fw_seconds_delta == doctest::Approx(4.236e-3).epsilon(0.001));
+  const double bw_ratio = static_cast<double>(saved_softmax.backward.bytes()) / saved_mm.backward.bytes();
+  CHECK(bw_ratio == doctest::Approx(1.0).epsilon(0.05));
+}

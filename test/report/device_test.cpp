@@ -1,0 +1,39 @@
+// Device presets and custom bandwidths for the bandwidth model.
+#include <doctest/doctest.h>
+
+#include "graph/errors.h"
+#include "report/bandwidth_options.h"
+#include "report/device.h"
+
+TEST_CASE("device presets carry datasheet bandwidth and dense bf16 peak") {
+  const pt::Device a100 = pt::parse_device("a100");
+  CHECK(a100.bytes_per_second == 1.555e12);
+  CHECK(a100.flops_per_second == 312e12);
+  CHECK(pt::parse_device("h100").bytes_per_second == 3.35e12);
+  CHECK(pt::parse_device("h100").flops_per_second == 989e12);
+  CHECK(pt::parse_device("h200").bytes_per_second == 4.8e12);
+  CHECK(pt::parse_device("h200").flops_per_second == 989e12);
+}
+
+TEST_CASE("a number is a bandwidth in bytes per second, with an optional peak FLOP/s") {
+  const pt::Device d = pt::parse_device("2e12");
+  CHECK(d.name == "2e12");
+  CHECK(d.bytes_per_second == 2e12);
+  CHECK(d.flops_per_second == 989e12);
+  CHECK(pt::parse_device("2e12:400e12").flops_per_second == 400e12);
+  for (const char* bad : {"", "b200", "-1", "0", "1e12:", "1e12:x", "inf"}) {
+    CAPTURE(bad);
+    CHECK_THROWS_AS(pt::parse_device(bad), pt::SettingsError);
+  }
+}
+
+TEST_CASE("bandwidth options are set by name; unknown keys and bad values are settings errors") {
+  pt::BandwidthOptions o;
+  pt::set_bandwidth_assignment(o, "indexing_reads_selection=false");
+  CHECK_FALSE(o.indexing_reads_selection);
+  pt::set_bandwidth_assignment(o, "join_search_limit=10");
+  CHECK(o.join_search_limit == 10);
+  CHECK_THROWS_AS(pt::set_bandwidth_assignment(o, "fuse_everything=true"), pt::SettingsError);
+  CHECK_THROWS_AS(pt::set_bandwidth_assignment(o, "reductions_end_kernels=maybe"), pt::SettingsError);
+  CHECK_THROWS_AS(pt::set_bandwidth_assignment(o, "join_search_limit"), pt::SettingsError);
+}

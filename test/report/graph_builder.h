@@ -1,0 +1,66 @@
+// Hand-written joint graphs for the report tests, built node by node:
+//   GraphBuilder b;
+//   b.input("x", {100, 10});
+//   b.op("e", "aten.exp.default", {"x"}, {100, 10});
+//   b.op("s", "aten.sum.dim_IntList", {"e"}, {100, 1}, "float32", {"reduction"});
+//   Graph g = b.build({"s"});
+// Args are node names; `extra_args` appends constant args in text format.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <google/protobuf/text_format.h>
+
+#include "graph/validate.h"
+
+namespace pt::test {
+
+class GraphBuilder {
+ public:
+  GraphBuilder& input(const std::string& name, const std::vector<int64_t>& shape, const std::string& dtype = "float32",
+                      const std::string& tag = "is_forward") {
+    text_ += "nodes { name: \"" + name + "\" op: \"placeholder\" target: \"" + name + "\" " + val(shape, dtype) +
+             " partitioner_tag: \"" + tag + "\" }\n";
+    return *this;
+  }
+
+  GraphBuilder& op(const std::string& name, const std::string& target, const std::vector<std::string>& args,
+                   const std::vector<int64_t>& shape, const std::string& dtype = "float32",
+                   const std::vector<std::string>& tags = {}, const std::string& extra_args = "") {
+    text_ += "nodes { name: \"" + name + "\" op: \"call_function\" target: \"" + target + "\" ";
+    for (const auto& a : args) text_ += "args { node: \"" + a + "\" } ";
+    text_ += extra_args + " " + val(shape, dtype);
+    for (const auto& t : tags) text_ += " op_tags: \"" + t + "\"";
+    text_ += " }\n";
+    return *this;
+  }
+
+  Graph build(const std::vector<std::string>& outputs, int num_fwd_outputs = -1) const {
+    std::string text = text_ + "nodes { name: \"output\" op: \"output\" target: \"output\" args { list {";
+    for (const auto& o : outputs) text += " items { node: \"" + o + "\" }";
+    text += " } } }\n";
+    text += "num_fwd_outputs: " +
+            std::to_string(num_fwd_outputs < 0 ? static_cast<int>(outputs.size()) : num_fwd_outputs) + "\n";
+    auto msg = std::make_shared<proto::Graph>();
+    if (!google::protobuf::TextFormat::ParseFromString(text, msg.get())) {
+      throw std::runtime_error("bad test graph text:\n" + text);
+    }
+    msg->set_name("test");
+    return validate(msg, "test.pbtxt");
+  }
+
+ private:
+  static std::string val(const std::vector<int64_t>& shape, const std::string& dtype) {
+    std::string dims;
+    for (size_t i = 0; i < shape.size(); ++i) dims += (i ? ", " : "") + std::to_string(shape[i]);
+    return "val { tensor { shape: [" + dims + "] dtype: \"" + dtype + "\" device: \"cuda:0\" } }";
+  }
+
+  std::string text_;
+};
+
+}  // namespace pt::test
