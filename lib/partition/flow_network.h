@@ -12,18 +12,17 @@
 #include "graph/graph.h"
 #include "partition/ban_options.h"
 #include "partition/ban_reason.h"
+#include "partition/capacity.h"
 #include "partition/settings.h"
 
 namespace pt {
-
-inline constexpr int64_t kInfinite = -1;
 
 enum class SinkTie : uint8_t { None, In, Out };
 
 struct FlowArc {
   int32_t from;
   int32_t to;
-  int64_t capacity;  // kInfinite for infinite
+  Capacity capacity;  // kInfinite for infinite
 };
 
 struct FlowNetwork {
@@ -35,7 +34,7 @@ struct FlowNetwork {
   int32_t vertex_count = 2;
   std::vector<FlowArc> arcs;
   // Per node: the X_in -> X_out capacity (nullopt: no such edge; kInfinite: infinite).
-  std::vector<std::optional<int64_t>> weight;
+  std::vector<std::optional<Capacity>> weight;
   std::vector<BanReason> banned;  // per node; None when recomputable
   std::vector<NodeId> ban_order;  // bans in the order they were made
   std::vector<SinkTie> sink;      // per node: which half is tied to the sink

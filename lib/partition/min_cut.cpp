@@ -1,5 +1,17 @@
 #include "partition/min_cut.h"
 
+#include <lemon/bits/default_map.h>
+
+// LEMON stores maps of types it does not know in ArrayMap, which needs
+// std::allocator::construct, removed in C++20; 128-bit capacities use the
+// VectorMap it picks for the builtin integers.
+namespace lemon {
+template <typename G, typename Item>
+struct DefaultMapSelector<G, Item, __int128> {
+  typedef VectorMap<G, Item, __int128> Map;
+};
+}  // namespace lemon
+
 #include <lemon/preflow.h>
 #include <lemon/smart_graph.h>
 
@@ -9,13 +21,9 @@
 
 namespace pt {
 
-namespace {
-// 64-bit capacities. The "infinite" sentinel S exceeds the sum of all finite
-// capacities; no excess or flow value can exceed S times the number of arcs,
-// which solve_min_cut checks fits. (LEMON's maps do not compile with
-// __int128 under C++20.)
-using Capacity = int64_t;
-}  // namespace
+// The "infinite" sentinel S exceeds the sum of all finite capacities; no
+// excess or flow value can exceed S times the number of arcs, which
+// solve_min_cut checks fits in 127 bits.
 
 MinCut solve_min_cut(const FlowNetwork& net) {
   lemon::SmartDigraph graph;
@@ -23,22 +31,20 @@ MinCut solve_min_cut(const FlowNetwork& net) {
   graph.reserveArc(static_cast<int>(net.arcs.size()));
   for (int32_t v = 0; v < net.vertex_count; ++v) graph.addNode();
 
-  __int128 finite_sum = 0;
+  Capacity finite_sum = 0;
   for (const auto& a : net.arcs) {
-    if (a.capacity != kInfinite) finite_sum += a.capacity;
+    if (a.capacity != kInfinite) finite_sum += a.capacity;  // each < 2^100, at most 2^26 arcs: no overflow
   }
-  const __int128 bound = (finite_sum + 1) * static_cast<__int128>(net.arcs.size() + 2);
-  if (bound >= static_cast<__int128>(INT64_MAX)) {
-    throw InputError("the flow network's capacities sum to more than 64-bit arithmetic can solve exactly (" +
-                     std::to_string(static_cast<double>(finite_sum)) +
-                     "); lower dist_from_bw_base or dist_from_bw_cap");
+  if (finite_sum >= (Capacity{1} << 100) / static_cast<Capacity>(net.arcs.size() + 2)) {
+    throw InputError("the flow network's capacities sum to " + to_string(finite_sum) +
+                     ", beyond what 128-bit arithmetic solves exactly; lower dist_from_bw_base or dist_from_bw_cap");
   }
-  const Capacity infinity = static_cast<Capacity>(finite_sum) + 1;
+  const Capacity infinity = finite_sum + 1;
 
   lemon::SmartDigraph::ArcMap<Capacity> capacity(graph);
   for (const auto& a : net.arcs) {
     const auto arc = graph.addArc(graph.nodeFromId(a.from), graph.nodeFromId(a.to));
-    capacity[arc] = a.capacity == kInfinite ? infinity : Capacity{a.capacity};
+    capacity[arc] = a.capacity == kInfinite ? infinity : a.capacity;
   }
   // SmartDigraph ArcMaps created before the arcs grow with them.
   const auto source = graph.nodeFromId(FlowNetwork::kSource);
@@ -49,7 +55,7 @@ MinCut solve_min_cut(const FlowNetwork& net) {
   MinCut cut;
   const Capacity flow_value = preflow.flowValue();
   cut.feasible = flow_value < infinity;
-  cut.value = cut.feasible ? static_cast<int64_t>(flow_value) : INT64_MAX;
+  cut.value = cut.feasible ? flow_value : infinity;
 
   // Reverse BFS from the sink over arcs with residual capacity.
   cut.sink_side.assign(net.vertex_count, false);

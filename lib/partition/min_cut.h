@@ -9,13 +9,14 @@
 #include <vector>
 
 #include "graph/graph.h"
+#include "partition/capacity.h"
 #include "partition/flow_network.h"
 
 namespace pt {
 
 struct MinCut {
   bool feasible = true;          // false: every cut is infinite
-  int64_t value = 0;             // the maximum flow = the cut's capacity (when feasible)
+  Capacity value = 0;            // the maximum flow = the cut's capacity (when feasible)
   std::vector<NodeId> saved;     // graph order
   std::vector<bool> sink_side;   // per vertex of the network
 };

@@ -15,7 +15,7 @@ bool is_materialized(const Graph& g, NodeId id, const OpClasses& ops) {
   return false;
 }
 
-std::optional<int64_t> node_weight(const Graph& g, const Classification& c, NodeId id, const Settings& s) {
+std::optional<Capacity> node_weight(const Graph& g, const Classification& c, NodeId id, const Settings& s) {
   const Node& n = g[id];
   if (n.value_kind == ValueKind::Sym) return n.sym_kind == SymKind::Float ? 4 : 1;
   if (n.value_kind != ValueKind::Tensor) {
@@ -37,12 +37,11 @@ std::optional<int64_t> node_weight(const Graph& g, const Classification& c, Node
   const double dist = static_cast<double>(c.dist_from_bw[id]);
   const double exponent = std::max(std::min(dist, s.dist_from_bw_cap), 1.0);
   const double weight = std::trunc(static_cast<double>(n.size_bytes) * std::pow(s.dist_from_bw_base, exponent));
-  constexpr double kLimit = 4.0e18;  // below 2^62
-  if (!(weight < kLimit / 2)) {
+  if (!(weight < static_cast<double>(kMaxWeight))) {
     throw InputError(g.source + ": node '" + n.name + "': the cost of saving it (" + std::to_string(weight) +
-                     ") overflows 62-bit capacities; lower dist_from_bw_base or dist_from_bw_cap");
+                     ") reaches 2^100, beyond exact capacities; lower dist_from_bw_base or dist_from_bw_cap");
   }
-  int64_t w = static_cast<int64_t>(weight);
+  Capacity w = static_cast<Capacity>(weight);  // exact: weight is an integral double below 2^100
   // Not materialized: saving it costs an extra write the forward would not do.
   if (!is_materialized(g, id, s.op_classes)) w *= 2;
   return w;

@@ -7,6 +7,7 @@
 
 #include "analysis/classify.h"
 #include "graph/graph.h"
+#include "partition/capacity.h"
 #include "partition/settings.h"
 
 namespace pt {
@@ -20,7 +21,7 @@ bool is_materialized(const Graph& g, NodeId id, const OpClasses& ops);
 // trunc(size * base ** max(min(dist_from_bw, cap), 1)), doubled when not
 // materialized. nullopt = infinite (the value cannot be saved: tuples, none,
 // opaque objects, views under recompute_views). Throws InputError when the
-// weight does not fit in 62 bits (lower dist_from_bw_base or dist_from_bw_cap).
-std::optional<int64_t> node_weight(const Graph& g, const Classification& c, NodeId id, const Settings& s);
+// weight reaches 2^100 (lower dist_from_bw_base or dist_from_bw_cap).
+std::optional<Capacity> node_weight(const Graph& g, const Classification& c, NodeId id, const Settings& s);
 
 }  // namespace pt

@@ -56,10 +56,15 @@ void write_report_json(std::ostream& out, const Graph& joint, const Partitioned&
   w.begin_object();
   for (const auto& [name, why] : p.prepared.must_save) w.field(name, why);
   w.end_object();
-  w.field("cut_value", r.solution.cut.value);
+  // Exact while it fits 64 bits (always with default settings).
+  if (fits_int64(r.solution.cut.value)) w.field("cut_value", static_cast<int64_t>(r.solution.cut.value));
+  else w.field("cut_value", to_double(r.solution.cut.value));
   w.key("solves");
   w.begin_array();
-  for (int64_t v : r.cut_values) w.value(v);
+  for (Capacity v : r.cut_values) {
+    if (fits_int64(v)) w.value(static_cast<int64_t>(v));
+    else w.value(to_double(v));
+  }
   w.end_array();
   w.key("flow_network");
   w.begin_object();

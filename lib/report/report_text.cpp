@@ -90,7 +90,7 @@ void write_report_text(std::ostream& out, const Graph& joint, const Partitioned&
   out << line;
   std::snprintf(line, sizeof line, "  recomputed   %zu ops run again in the backward\n", e.recomputed.size());
   out << line;
-  std::snprintf(line, sizeof line, "  cut value    %lld (%zu solve%s)\n", static_cast<long long>(r.solution.cut.value),
+  std::snprintf(line, sizeof line, "  cut value    %s (%zu solve%s)\n", to_string(r.solution.cut.value).c_str(),
                 r.cut_values.size(), r.cut_values.size() == 1 ? "" : "s");
   out << line;
   if (!e.dropped.empty()) {

@@ -37,9 +37,9 @@ std::vector<std::string> sorted(std::vector<std::string> v) {
   return v;
 }
 
-std::string capacity_text(const std::optional<int64_t>& w) {
+std::string capacity_text(const std::optional<Capacity>& w) {
   if (!w) return "none";
-  return *w == kInfinite ? "inf" : std::to_string(*w);
+  return *w == kInfinite ? "inf" : to_string(*w);
 }
 
 std::string capacity_text(const test::ref::FlowEntry& e) {
