@@ -1,8 +1,6 @@
 #include "cli_common.h"
 
 #include <cerrno>
-#include <cmath>
-#include <cstdio>
 #include <cstring>
 #include <fstream>
 
@@ -19,22 +17,6 @@ Graph load_graph(const std::string& path, const std::optional<std::string>& form
   const Format format = resolve_format(path, format_name);
   std::shared_ptr<const proto::Graph> message = read_graph(path, format);
   return validate(std::move(message), path);
-}
-
-std::string human_bytes(uint64_t bytes) {
-  if (bytes < 1000) return std::to_string(bytes) + " B";
-  constexpr const char* kUnits[] = {"kB", "MB", "GB", "TB", "PB", "EB"};
-  double v = static_cast<double>(bytes) / 1000.0;
-  size_t unit = 0;
-  // Move up a unit while the value would print as 1000 or more.
-  while (v >= 999.5 && unit + 1 < std::size(kUnits)) {
-    v /= 1000.0;
-    ++unit;
-  }
-  char buf[32];
-  const char* fmt = v < 9.995 ? "%.2f %s" : v < 99.95 ? "%.1f %s" : "%.0f %s";
-  std::snprintf(buf, sizeof buf, fmt, v, kUnits[unit]);
-  return buf;
 }
 
 namespace {

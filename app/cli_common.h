@@ -1,8 +1,8 @@
 // Helpers shared by the subcommands: resolving file formats, loading and
-// validating a graph, human-readable byte sizes, reading a settings file.
+// validating a graph, reading a settings file. (Human-readable sizes are
+// pt::human_bytes in report/human_units.h, shared with the reports.)
 #pragma once
 
-#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -20,10 +20,6 @@ Format resolve_format(const std::string& path, const std::optional<std::string>&
 // Reads `path` and validates it. Throws InputError with one line that starts
 // with the path.
 Graph load_graph(const std::string& path, const std::optional<std::string>& format_name);
-
-// 3293347840 -> "3.29 GB" (decimal units, three significant digits); below
-// 1000 bytes, "512 B".
-std::string human_bytes(uint64_t bytes);
 
 // Applies a settings file to `settings`: one `key = value` per line, keys as
 // for --set. Blank lines and `# comments` are allowed; a `[section]` header

@@ -9,6 +9,7 @@
 
 #include "cli_common.h"
 #include "json_writer.h"
+#include "report/human_units.h"
 
 namespace pt::app {
 
