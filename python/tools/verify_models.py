@@ -1,0 +1,214 @@
+"""The models gpu_verify.py runs: the corpus models it can rebuild (see
+shared/corpus/README.md), nanoGPT's GPT-2 124M and a small Llama from
+transformers (random init, no downloads).
+
+A Workload is a step function `fn(*args) -> loss`, the arguments of step i,
+the parameters to train and torch.compile's extra arguments. The model is
+passed as an argument (as the corpus captures did), so Dynamo names it
+L['lin'], L['m'], ...
+"""
+
+import functools
+import math
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Workload:
+    def __init__(self, name, fn, modules, make_args, lr=1e-3, compile_kwargs=None):
+        self.name = name
+        self.fn = fn
+        self.modules = modules                # dict: argument name -> module
+        self.make_args = make_args            # step index -> tuple of args
+        self.lr = lr
+        self.compile_kwargs = compile_kwargs or {}
+        self.initial = {k: {n: t.detach().clone() for n, t in m.state_dict().items()}
+                        for k, m in modules.items()}
+
+    def reset(self):
+        """Back to the initial weights (each configuration trains from them)."""
+        for k, m in self.modules.items():
+            m.load_state_dict(self.initial[k])
+
+    def params(self):
+        return [p for m in self.modules.values() for p in m.parameters()]
+
+
+def _gen(seed):
+    return torch.Generator(device="cuda").manual_seed(seed)
+
+
+# --- linear + cross-entropy (llm.c shapes) -------------------------------
+
+def _linear_ce_step(lin, x, y):
+    return F.cross_entropy(lin(x), y)
+
+
+def linear_ce(batches=4):
+    torch.manual_seed(0)
+    lin = nn.Linear(768, 50257, bias=False, device="cuda", dtype=torch.bfloat16)
+    data = []
+    for i in range(batches):
+        x = torch.randn(32768, 768, device="cuda", dtype=torch.bfloat16, generator=_gen(i))
+        y = torch.randint(0, 50257, (32768,), device="cuda", generator=_gen(100 + i))
+        data.append((x.requires_grad_(), y))
+
+    def make_args(i):
+        x, y = data[i % batches]
+        x.grad = None
+        return (lin, x, y)
+    return Workload("linear_ce", _linear_ce_step, {"lin": lin}, make_args)
+
+
+# --- MLPs ------------------------------------------------------------------
+
+def _ce_step(m, x, y):
+    return F.cross_entropy(m(x), y)
+
+
+def mlp_dynamic():
+    torch.manual_seed(0)
+    m = nn.Sequential(nn.Linear(512, 2048), nn.GELU(), nn.Linear(2048, 2048),
+                      nn.LayerNorm(2048), nn.ReLU(), nn.Linear(2048, 10)).cuda()
+    x = torch.randn(96, 512, device="cuda")
+    y = torch.randint(0, 10, (96,), device="cuda")
+    torch._dynamo.mark_dynamic(x, 0)
+    torch._dynamo.mark_dynamic(y, 0)
+    return Workload("mlp_dynamic", _ce_step, {"m": m}, lambda i: (m, x, y))
+
+
+def _sac_policy(ctx, op, *args, **kwargs):
+    from torch.utils.checkpoint import CheckpointPolicy
+    if op in (torch.ops.aten.mm.default, torch.ops.aten.addmm.default):
+        return CheckpointPolicy.MUST_SAVE
+    return CheckpointPolicy.PREFER_RECOMPUTE
+
+
+def _sac_step(ln, layers, x, target):
+    from torch.utils.checkpoint import checkpoint, create_selective_checkpoint_contexts
+    context = functools.partial(create_selective_checkpoint_contexts, _sac_policy)
+    for layer in layers:
+        x = x + checkpoint(lambda h, layer=layer: layer(ln(h)), x,
+                           use_reentrant=False, context_fn=context)
+    return F.mse_loss(x, target)
+
+
+def sac_mlp():
+    torch.manual_seed(0)
+    ln = nn.LayerNorm(1024).cuda()
+    layers = nn.ModuleList(nn.Sequential(nn.Linear(1024, 4096), nn.SiLU(), nn.Linear(4096, 1024))
+                           for _ in range(4)).cuda()
+    x = torch.randn(256, 1024, device="cuda", requires_grad=True)
+    target = torch.randn(256, 1024, device="cuda")
+    return Workload("sac_mlp", _sac_step, {"ln": ln, "layers": layers},
+                    lambda i: (ln, layers, x, target))
+
+
+def resnet18():
+    import torchvision
+    torch.manual_seed(0)
+    m = torchvision.models.resnet18().cuda().train()
+    x = torch.randn(16, 3, 224, 224, device="cuda")
+    y = torch.randint(0, 1000, (16,), device="cuda")
+    return Workload("resnet18", _ce_step, {"m": m}, lambda i: (m, x, y))
+
+
+# --- nanoGPT GPT-2 124M ----------------------------------------------------
+
+class _Attention(nn.Module):
+    def __init__(self, d, heads):
+        super().__init__()
+        self.heads = heads
+        self.c_attn = nn.Linear(d, 3 * d)
+        self.c_proj = nn.Linear(d, d)
+
+    def forward(self, x):
+        b, t, c = x.shape
+        q, k, v = self.c_attn(x).split(c, dim=2)
+        q, k, v = (z.view(b, t, self.heads, c // self.heads).transpose(1, 2) for z in (q, k, v))
+        y = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+        return self.c_proj(y.transpose(1, 2).contiguous().view(b, t, c))
+
+
+class _Block(nn.Module):
+    def __init__(self, d, heads):
+        super().__init__()
+        self.ln_1, self.attn = nn.LayerNorm(d), _Attention(d, heads)
+        self.ln_2 = nn.LayerNorm(d)
+        self.mlp = nn.Sequential(nn.Linear(d, 4 * d), nn.GELU(), nn.Linear(4 * d, d))
+
+    def forward(self, x):
+        x = x + self.attn(self.ln_1(x))
+        return x + self.mlp(self.ln_2(x))
+
+
+class GPT(nn.Module):
+    """nanoGPT's model: learned positions, pre-LayerNorm blocks, tied head."""
+
+    def __init__(self, vocab=50257, block=1024, layers=12, heads=12, d=768):
+        super().__init__()
+        self.wte, self.wpe = nn.Embedding(vocab, d), nn.Embedding(block, d)
+        self.h = nn.ModuleList(_Block(d, heads) for _ in range(layers))
+        self.ln_f = nn.LayerNorm(d)
+        self.lm_head = nn.Linear(d, vocab, bias=False)
+        self.wte.weight = self.lm_head.weight
+        for name, p in self.named_parameters():
+            if p.dim() == 2:
+                std = 0.02 / math.sqrt(2 * layers) if name.endswith("c_proj.weight") else 0.02
+                nn.init.normal_(p, 0.0, std)
+            elif name.endswith("bias"):
+                nn.init.zeros_(p)
+
+    def forward(self, idx, targets):
+        pos = torch.arange(idx.shape[1], device=idx.device)
+        x = self.wte(idx) + self.wpe(pos)
+        for block in self.h:
+            x = block(x)
+        logits = self.lm_head(self.ln_f(x))
+        return F.cross_entropy(logits.view(-1, logits.size(-1)), targets.view(-1), ignore_index=-1)
+
+
+def _model_step(m, idx, targets):
+    return m(idx, targets)
+
+
+def _token_batches(vocab, b, t, batches):
+    out = []
+    for i in range(batches):
+        tokens = torch.randint(0, vocab, (b, t + 1), device="cuda", generator=_gen(1000 + i))
+        out.append((tokens[:, :-1].contiguous(), tokens[:, 1:].contiguous()))
+    return out
+
+
+def gpt2_124m(b=8, t=1024, batches=4):
+    torch.manual_seed(0)
+    m = GPT().cuda().to(torch.bfloat16)
+    data = _token_batches(50257, b, t, batches)
+    return Workload("gpt2_124m", _model_step, {"m": m},
+                    lambda i: (m, *data[i % batches]), lr=6e-4)
+
+
+# --- a small Llama from transformers --------------------------------------
+
+def _llama_step(m, input_ids, labels):
+    return m(input_ids=input_ids, labels=labels).loss
+
+
+def llama_small(b=8, t=512, batches=4):
+    from transformers import LlamaConfig, LlamaForCausalLM
+    torch.manual_seed(0)
+    config = LlamaConfig(vocab_size=32000, hidden_size=512, intermediate_size=1376,
+                         num_hidden_layers=4, num_attention_heads=8, num_key_value_heads=8,
+                         max_position_embeddings=1024)
+    config._attn_implementation = "sdpa"
+    m = LlamaForCausalLM(config).cuda().to(torch.bfloat16).train()
+    data = _token_batches(32000, b, t, batches)
+    return Workload("llama_small", _llama_step, {"m": m},
+                    lambda i: (m, data[i % batches][0], data[i % batches][0]), lr=3e-4)
+
+
+CORPUS_MODELS = {"linear_ce": linear_ce, "mlp_dynamic": mlp_dynamic, "sac_mlp": sac_mlp,
+                 "resnet18": resnet18}
+TRAINING_MODELS = {"linear_ce": linear_ce, "gpt2_124m": gpt2_124m, "llama_small": llama_small}
