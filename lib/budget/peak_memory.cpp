@@ -23,7 +23,8 @@ struct PassSimulation {
   }
 
   void run(const std::vector<NodeId>& order, const std::vector<bool>& is_input, const std::vector<bool>& retained,
-           uint64_t& live, uint64_t& pass_peak, std::string& pass_peak_at) const {
+           const std::vector<bool>& stored, uint64_t& live, uint64_t& pass_peak, std::string& pass_peak_at) const {
+    auto allocates = [&](NodeId id) { return stored.empty() || stored[id]; };
     const NodeId count = g.size();
     std::vector<NodeId> root(count, kNoNode);
     std::vector<int64_t> last_use(count, -1);
@@ -45,7 +46,7 @@ struct PassSimulation {
     // Frees scheduled per position.
     std::vector<std::vector<NodeId>> frees(order.size());
     for (NodeId id : order) {
-      if (root[id] != id || keep[id]) continue;
+      if (root[id] != id || keep[id] || (!is_input[id] && !allocates(id))) continue;
       const int64_t at = last_use[id];
       // A value nobody reads is freed right after it is produced.
       const size_t pos = at >= 0 ? static_cast<size_t>(at)
@@ -54,7 +55,7 @@ struct PassSimulation {
     }
     for (size_t pos = 0; pos < order.size(); ++pos) {
       const NodeId id = order[pos];
-      if (!is_input[id] && root[id] == id) live += g[id].size_bytes;
+      if (!is_input[id] && root[id] == id && allocates(id)) live += g[id].size_bytes;
       if (live > pass_peak) {
         pass_peak = live;
         pass_peak_at = g[id].name;
@@ -66,7 +67,8 @@ struct PassSimulation {
 
 }  // namespace
 
-PeakMemory simulate_peak_memory(const Graph& g, const Classification& c, const Extraction& e, const OpClasses& ops) {
+PeakMemory simulate_peak_memory(const Graph& g, const Classification& c, const Extraction& e, const OpClasses& ops,
+                                const Materialized& materialized) {
   const NodeId count = g.size();
   PeakMemory m;
   PassSimulation sim{g, ops};
@@ -89,7 +91,7 @@ PeakMemory simulate_peak_memory(const Graph& g, const Classification& c, const E
   uint64_t live = m.input_bytes;
   m.forward_peak_bytes = live;
   std::string fw_at = fw_order.empty() ? "" : g[fw_order.front()].name;
-  sim.run(fw_order, e.forward.is_input, fw_retained, live, m.forward_peak_bytes, fw_at);
+  sim.run(fw_order, e.forward.is_input, fw_retained, materialized.forward, live, m.forward_peak_bytes, fw_at);
 
   // Backward: what the forward left (inputs, saved values, forward outputs)
   // plus the tangents. Saved values are freed after their last reader;
@@ -110,7 +112,7 @@ PeakMemory simulate_peak_memory(const Graph& g, const Classification& c, const E
   }
   m.backward_peak_bytes = live;
   std::string bw_at = bw_order.empty() ? "" : g[bw_order.front()].name;
-  sim.run(bw_order, bw_input, bw_retained, live, m.backward_peak_bytes, bw_at);
+  sim.run(bw_order, bw_input, bw_retained, materialized.backward, live, m.backward_peak_bytes, bw_at);
 
   if (m.backward_peak_bytes > m.forward_peak_bytes) {
     m.peak_bytes = m.backward_peak_bytes;

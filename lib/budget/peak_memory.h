@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "analysis/classify.h"
 #include "analysis/op_classes.h"
@@ -27,6 +28,16 @@ struct PeakMemory {
   uint64_t input_bytes = 0;       // primals and forward seeds, live throughout
 };
 
-PeakMemory simulate_peak_memory(const Graph& g, const Classification& c, const Extraction& e, const OpClasses& ops);
+// Which values are written to memory in each pass (per joint node). Empty:
+// every value is (no fusion). A fusing compiler keeps the intermediates of a
+// kernel in registers: pass its stored masks (report/fusion_groups.h) to
+// model that; inputs of a pass are always in memory.
+struct Materialized {
+  std::vector<bool> forward;
+  std::vector<bool> backward;
+};
+
+PeakMemory simulate_peak_memory(const Graph& g, const Classification& c, const Extraction& e, const OpClasses& ops,
+                                const Materialized& materialized = {});
 
 }  // namespace pt
