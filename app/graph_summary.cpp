@@ -8,7 +8,7 @@
 #include <fmt/ostream.h>
 
 #include "cli_common.h"
-#include "json_writer.h"
+#include "report/json_writer.h"
 #include "report/human_units.h"
 
 namespace pt::app {
