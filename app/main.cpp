@@ -29,6 +29,8 @@ constexpr Command kCommands[] = {
      pt::app::add_inspect_command},
     {"convert", "Convert a graph between .pb, .pbtxt and .json, validating it first",
      pt::app::add_convert_command},
+    {"generate", "Write a synthetic transformer joint graph (benchmarks, scale tests)",
+     pt::app::add_generate_command},
 };
 
 constexpr int kExitOk = 0;
