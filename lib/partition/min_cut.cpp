@@ -1,83 +1,66 @@
 #include "partition/min_cut.h"
 
-#include <lemon/bits/default_map.h>
-
-// LEMON stores maps of types it does not know in ArrayMap, which needs
-// std::allocator::construct, removed in C++20; 128-bit capacities use the
-// VectorMap it picks for the builtin integers.
-namespace lemon {
-template <typename G, typename Item>
-struct DefaultMapSelector<G, Item, __int128> {
-  typedef VectorMap<G, Item, __int128> Map;
-};
-}  // namespace lemon
-
-#include <lemon/preflow.h>
-#include <lemon/smart_graph.h>
-
 #include <string>
 
 #include "graph/errors.h"
+#include "partition/cut_contraction.h"
+#include "partition/max_flow.h"
 
 namespace pt {
 
-// The "infinite" sentinel S exceeds the sum of all finite capacities; no
-// excess or flow value can exceed S times the number of arcs, which
-// solve_min_cut checks fits in 127 bits.
+namespace {
 
-MinCut solve_min_cut(const FlowNetwork& net) {
-  lemon::SmartDigraph graph;
-  graph.reserveNode(net.vertex_count);
-  graph.reserveArc(static_cast<int>(net.arcs.size()));
-  for (int32_t v = 0; v < net.vertex_count; ++v) graph.addNode();
+// Solves every component of `cn` with capacities of type Cap; marks the
+// free vertices that reach the sink. Returns the summed flow.
+template <class Cap>
+Capacity solve_components(const ContractedNetwork& cn, Capacity infinity, std::vector<bool>& sink_side) {
+  MaxFlowSolver<Cap> solver;
+  Capacity total = 0;
+  for (int32_t c = 0; c < cn.component_count(); ++c) {
+    const int32_t first = cn.vertex_start[c];
+    const int32_t count = cn.vertex_start[c + 1] - first;
+    const int32_t arc_first = cn.arc_start[c];
+    total += solver.solve(2 + count, cn.arcs.data() + arc_first, cn.arc_start[c + 1] - arc_first,
+                          static_cast<Cap>(infinity));
+    for (int32_t k = 0; k < count; ++k) {
+      if (solver.reaches_sink(2 + k)) sink_side[cn.vertices[static_cast<size_t>(first + k)]] = true;
+    }
+  }
+  return total;
+}
 
+}  // namespace
+
+MinCut solve_min_cut(int32_t vertex_count, const std::vector<FlowArc>& arcs, int32_t source, int32_t sink) {
   Capacity finite_sum = 0;
-  for (const auto& a : net.arcs) {
+  for (const auto& a : arcs) {
     if (a.capacity != kInfinite) finite_sum += a.capacity;  // each < 2^100, at most 2^26 arcs: no overflow
   }
-  if (finite_sum >= (Capacity{1} << 100) / static_cast<Capacity>(net.arcs.size() + 2)) {
+  if (finite_sum >= (Capacity{1} << 100) / static_cast<Capacity>(arcs.size() + 2)) {
     throw InputError("the flow network's capacities sum to " + to_string(finite_sum) +
                      ", beyond what 128-bit arithmetic solves exactly; lower dist_from_bw_base or dist_from_bw_cap");
   }
+  // Above every finite cut, so a flow reaching it means no finite cut exists.
   const Capacity infinity = finite_sum + 1;
 
-  lemon::SmartDigraph::ArcMap<Capacity> capacity(graph);
-  for (const auto& a : net.arcs) {
-    const auto arc = graph.addArc(graph.nodeFromId(a.from), graph.nodeFromId(a.to));
-    capacity[arc] = a.capacity == kInfinite ? infinity : a.capacity;
-  }
-  // SmartDigraph ArcMaps created before the arcs grow with them.
-  const auto source = graph.nodeFromId(FlowNetwork::kSource);
-  const auto sink = graph.nodeFromId(FlowNetwork::kSink);
-  lemon::Preflow<lemon::SmartDigraph, lemon::SmartDigraph::ArcMap<Capacity>> preflow(graph, capacity, source, sink);
-  preflow.run();  // both phases: a real maximum flow, so the residual network is well defined
-
   MinCut cut;
-  const Capacity flow_value = preflow.flowValue();
-  cut.feasible = flow_value < infinity;
-  cut.value = cut.feasible ? flow_value : infinity;
-
-  // Reverse BFS from the sink over arcs with residual capacity.
-  cut.sink_side.assign(net.vertex_count, false);
-  std::vector<int32_t> queue{FlowNetwork::kSink};
-  cut.sink_side[FlowNetwork::kSink] = true;
-  for (size_t head = 0; head < queue.size(); ++head) {
-    const auto w = graph.nodeFromId(queue[head]);
-    for (lemon::SmartDigraph::InArcIt a(graph, w); a != lemon::INVALID; ++a) {
-      const int32_t u = graph.id(graph.source(a));
-      if (!cut.sink_side[u] && preflow.flow(a) < capacity[a]) {
-        cut.sink_side[u] = true;
-        queue.push_back(u);
-      }
-    }
-    for (lemon::SmartDigraph::OutArcIt a(graph, w); a != lemon::INVALID; ++a) {
-      const int32_t v = graph.id(graph.target(a));
-      if (!cut.sink_side[v] && preflow.flow(a) > 0) {
-        cut.sink_side[v] = true;
-        queue.push_back(v);
-      }
-    }
+  const ContractedNetwork cn = contract_network(vertex_count, arcs, source, sink);
+  cut.sink_side.assign(static_cast<size_t>(vertex_count), false);
+  for (int32_t v = 0; v < vertex_count; ++v) cut.sink_side[v] = cn.side[v] == ForcedSide::Sink;
+  cut.feasible = cn.feasible;
+  if (!cn.feasible) {
+    cut.value = infinity;
+    return cut;
   }
+  // Flows stay below `infinity`, residual capacities at or below it.
+  const bool narrow = infinity < (Capacity{1} << 62);
+  cut.value = cn.constant + (narrow ? solve_components<int64_t>(cn, infinity, cut.sink_side)
+                                    : solve_components<__int128>(cn, infinity, cut.sink_side));
+  return cut;
+}
+
+MinCut solve_min_cut(const FlowNetwork& net) {
+  MinCut cut = solve_min_cut(net.vertex_count, net.arcs, FlowNetwork::kSource, FlowNetwork::kSink);
   if (!cut.feasible) return cut;
   const NodeId nodes = (net.vertex_count - 2) / 2;
   for (NodeId x = 0; x < nodes; ++x) {

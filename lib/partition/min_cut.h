@@ -1,8 +1,9 @@
-// Solving the flow network: LEMON Preflow on integer capacities, then the
-// cut PyTorch takes among equal minimum cuts (DESIGN.md section 4): the sink
-// side is every vertex that can still reach the sink in the residual network
-// of the maximum flow. X is saved when X_in is on the source side and X_out
-// on the sink side.
+// Solving the flow network: the cut PyTorch takes among equal minimum cuts
+// (DESIGN.md section 4): the sink side is every vertex that can still reach
+// the sink in the residual network of a maximum flow (the same set for every
+// maximum flow). X is saved when X_in is on the source side and X_out on the
+// sink side. The network is first contracted (cut_contraction.h), then each
+// remaining component is solved exactly (max_flow.h).
 #pragma once
 
 #include <cstdint>
@@ -18,8 +19,14 @@ struct MinCut {
   bool feasible = true;          // false: every cut is infinite
   Capacity value = 0;            // the maximum flow = the cut's capacity (when feasible)
   std::vector<NodeId> saved;     // graph order
-  std::vector<bool> sink_side;   // per vertex of the network
+  // Per vertex of the network: can reach the sink in the residual network.
+  // When infeasible: the vertices joined to the sink by infinite arcs.
+  std::vector<bool> sink_side;
 };
+
+// Any s-t network (saved is left empty). Throws InputError when the finite
+// capacities sum beyond what 128-bit arithmetic solves exactly.
+MinCut solve_min_cut(int32_t vertex_count, const std::vector<FlowArc>& arcs, int32_t source, int32_t sink);
 
 MinCut solve_min_cut(const FlowNetwork& net);
 

@@ -1,0 +1,146 @@
+// The contracted, component-wise min-cut solver against a plain reference:
+// LEMON Preflow on the whole network, then the reverse residual search from
+// the sink (what the partitioner did before contraction). On thousands of
+// random networks, with many infinite arcs, ties and disconnected parts, the
+// flow value, the feasibility and the sink side must be identical.
+#include <doctest/doctest.h>
+
+#include <lemon/preflow.h>
+#include <lemon/smart_graph.h>
+
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "partition/cut_contraction.h"
+#include "partition/min_cut.h"
+
+namespace {
+
+using pt::FlowArc;
+using pt::kInfinite;
+
+struct Reference {
+  bool feasible = true;
+  int64_t value = 0;
+  std::vector<bool> sink_side;
+};
+
+Reference reference_cut(int32_t n, const std::vector<FlowArc>& arcs, int32_t s, int32_t t) {
+  lemon::SmartDigraph g;
+  for (int32_t v = 0; v < n; ++v) g.addNode();
+  int64_t finite = 0;
+  for (const auto& a : arcs) finite += a.capacity == kInfinite ? 0 : static_cast<int64_t>(a.capacity);
+  const int64_t infinity = finite + 1;
+  lemon::SmartDigraph::ArcMap<int64_t> cap(g);
+  for (const auto& a : arcs) {
+    cap[g.addArc(g.nodeFromId(a.from), g.nodeFromId(a.to))] =
+        a.capacity == kInfinite ? infinity : static_cast<int64_t>(a.capacity);
+  }
+  lemon::Preflow<lemon::SmartDigraph, lemon::SmartDigraph::ArcMap<int64_t>> preflow(g, cap, g.nodeFromId(s),
+                                                                                    g.nodeFromId(t));
+  preflow.run();
+  Reference r;
+  r.value = preflow.flowValue();
+  r.feasible = r.value < infinity;
+  r.sink_side.assign(static_cast<size_t>(n), false);
+  std::vector<int32_t> queue{t};
+  r.sink_side[t] = true;
+  for (size_t head = 0; head < queue.size(); ++head) {
+    const auto w = g.nodeFromId(queue[head]);
+    for (lemon::SmartDigraph::InArcIt a(g, w); a != lemon::INVALID; ++a) {
+      const int32_t u = g.id(g.source(a));
+      if (!r.sink_side[u] && preflow.flow(a) < cap[a]) {
+        r.sink_side[u] = true;
+        queue.push_back(u);
+      }
+    }
+    for (lemon::SmartDigraph::OutArcIt a(g, w); a != lemon::INVALID; ++a) {
+      const int32_t v = g.id(g.target(a));
+      if (!r.sink_side[v] && preflow.flow(a) > 0) {
+        r.sink_side[v] = true;
+        queue.push_back(v);
+      }
+    }
+  }
+  return r;
+}
+
+// A random network: mostly sparse forward arcs (as a DAG of graph nodes
+// gives), some backward ones, source and sink arcs, about a fifth infinite,
+// capacities small enough to create many equal cuts.
+std::vector<FlowArc> random_network(std::mt19937& rng, int32_t n, int32_t arcs) {
+  std::uniform_int_distribution<int32_t> vertex(0, n - 1);
+  std::uniform_int_distribution<int> capacity(0, 6);
+  std::uniform_int_distribution<int> percent(0, 99);
+  std::vector<FlowArc> out;
+  for (int32_t k = 0; k < arcs; ++k) {
+    int32_t a = vertex(rng), b = vertex(rng);
+    if (percent(rng) < 80 && a > b) std::swap(a, b);
+    if (percent(rng) < 10) a = 0;  // source
+    if (percent(rng) < 10) b = 1;  // sink
+    if (a == b) continue;
+    out.push_back({a, b, percent(rng) < 20 ? kInfinite : pt::Capacity{capacity(rng)}});
+  }
+  return out;
+}
+
+void check_same(int32_t n, const std::vector<FlowArc>& arcs) {
+  const Reference want = reference_cut(n, arcs, 0, 1);
+  const pt::MinCut got = pt::solve_min_cut(n, arcs, 0, 1);
+  REQUIRE(got.feasible == want.feasible);
+  if (!want.feasible) return;
+  CHECK(got.value == want.value);
+  CHECK(got.sink_side == want.sink_side);
+}
+
+}  // namespace
+
+TEST_CASE("random networks: same value, feasibility and sink side as Preflow on the whole network") {
+  std::mt19937 rng(20240611);
+  int feasible = 0;
+  for (int round = 0; round < 3000; ++round) {
+    const int32_t n = 2 + static_cast<int32_t>(rng() % 40);
+    const int32_t m = static_cast<int32_t>(rng() % (3 * n + 1));
+    const auto arcs = random_network(rng, n, m);
+    INFO("round " << round << ": " << n << " vertices, " << arcs.size() << " arcs");
+    check_same(n, arcs);
+    feasible += pt::solve_min_cut(n, arcs, 0, 1).feasible;
+  }
+  CHECK(feasible > 1000);  // the rounds exercise both outcomes
+  CHECK(feasible < 3000);
+}
+
+TEST_CASE("larger random networks with long chains of infinite arcs") {
+  std::mt19937 rng(7);
+  for (int round = 0; round < 40; ++round) {
+    const int32_t n = 200 + static_cast<int32_t>(rng() % 800);
+    auto arcs = random_network(rng, n, 2 * n);
+    for (int32_t v = 2; v + 1 < n; v += 3) arcs.push_back({v, v + 1, kInfinite});
+    INFO("round " << round);
+    check_same(n, arcs);
+  }
+}
+
+TEST_CASE("contraction: forced sides, the constant and independent components") {
+  // 2 -> sink infinite: 2 is forced to the sink side; source -> 3 infinite:
+  // 3 to the source side; 3 -> 2 (5) crosses every cut; 4 and 5 form one
+  // component, 6 and 7 another.
+  const std::vector<FlowArc> arcs{{2, 1, kInfinite}, {0, 3, kInfinite}, {3, 2, 5}, {0, 4, 2}, {4, 5, kInfinite},
+                                  {5, 1, 1},         {3, 6, 4},         {6, 7, 3}, {7, 2, 9}};
+  const pt::ContractedNetwork cn = pt::contract_network(8, arcs, 0, 1);
+  REQUIRE(cn.feasible);
+  CHECK(cn.side[2] == pt::ForcedSide::Sink);
+  CHECK(cn.side[3] == pt::ForcedSide::Source);
+  CHECK(cn.constant == 5);
+  CHECK(cn.component_count() == 2);
+  const pt::MinCut cut = pt::solve_min_cut(8, arcs, 0, 1);
+  CHECK(cut.value == 5 + 1 + 3);
+  check_same(8, arcs);
+}
+
+TEST_CASE("an all-infinite path from source to sink is infeasible") {
+  const std::vector<FlowArc> arcs{{0, 2, kInfinite}, {2, 3, kInfinite}, {3, 1, kInfinite}, {0, 1, 4}};
+  CHECK_FALSE(pt::solve_min_cut(4, arcs, 0, 1).feasible);
+  check_same(4, arcs);
+}
