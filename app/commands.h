@@ -25,5 +25,6 @@ struct Command {
 Action add_inspect_command(CLI::App& sub);  // cmd_inspect.cpp
 Action add_convert_command(CLI::App& sub);  // cmd_convert.cpp
 Action add_generate_command(CLI::App& sub); // cmd_generate.cpp
+Action add_flow_command(CLI::App& sub);     // cmd_flow.cpp
 
 }  // namespace pt::app

@@ -31,6 +31,8 @@ constexpr Command kCommands[] = {
      pt::app::add_convert_command},
     {"generate", "Write a synthetic transformer joint graph (benchmarks, scale tests)",
      pt::app::add_generate_command},
+    {"flow", "Write the flow network of the first min-cut solve in DIMACS max-flow format",
+     pt::app::add_flow_command},
 };
 
 constexpr int kExitOk = 0;

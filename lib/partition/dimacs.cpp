@@ -1,0 +1,141 @@
+#include "partition/dimacs.h"
+
+#include <algorithm>
+#include <istream>
+#include <ostream>
+#include <sstream>
+
+#include "graph/errors.h"
+
+namespace pt {
+
+namespace {
+
+constexpr const char* kInfiniteNote = "infinite capacity written as ";
+
+// Distinct arcs in order of first occurrence, each with its last capacity.
+std::vector<FlowArc> distinct_arcs(const std::vector<FlowArc>& arcs) {
+  std::vector<int32_t> order(arcs.size());
+  for (size_t k = 0; k < arcs.size(); ++k) order[k] = static_cast<int32_t>(k);
+  auto at = [&](int32_t k) -> const FlowArc& { return arcs[static_cast<size_t>(k)]; };
+  std::stable_sort(order.begin(), order.end(), [&](int32_t a, int32_t b) {
+    return at(a).from != at(b).from ? at(a).from < at(b).from : at(a).to < at(b).to;
+  });
+  std::vector<FlowArc> runs;  // one per (from, to); `from` of the first occurrence kept in `first`
+  std::vector<int32_t> first;
+  for (size_t k = 0; k < order.size(); ++k) {
+    const FlowArc& a = at(order[k]);
+    if (runs.empty() || runs.back().from != a.from || runs.back().to != a.to) {
+      runs.push_back(a);
+      first.push_back(order[k]);
+    } else {
+      runs.back().capacity = a.capacity;  // a later occurrence: stable sort keeps index order
+    }
+  }
+  std::vector<int32_t> by_first(runs.size());
+  for (size_t r = 0; r < runs.size(); ++r) by_first[r] = static_cast<int32_t>(r);
+  std::sort(by_first.begin(), by_first.end(), [&](int32_t a, int32_t b) { return first[a] < first[b]; });
+  std::vector<FlowArc> out;
+  out.reserve(runs.size());
+  for (int32_t r : by_first) out.push_back(runs[static_cast<size_t>(r)]);
+  return out;
+}
+
+}  // namespace
+
+DimacsCounts write_dimacs(std::ostream& out, const FlowNetwork& net, const std::string& comment) {
+  const std::vector<FlowArc> arcs = distinct_arcs(net.arcs);
+  Capacity finite_sum = 0;
+  for (const FlowArc& a : arcs) finite_sum += a.capacity == kInfinite ? 0 : a.capacity;
+  const Capacity infinite = finite_sum < kDimacsInfinite ? kDimacsInfinite : finite_sum + 1;
+
+  std::vector<int32_t> id(static_cast<size_t>(net.vertex_count), 0);
+  for (const FlowArc& a : arcs) id[a.from] = id[a.to] = 1;
+  id[FlowNetwork::kSource] = id[FlowNetwork::kSink] = 1;
+  DimacsCounts counts;
+  for (auto& v : id) v = v ? static_cast<int32_t>(++counts.vertices) : 0;
+  counts.arcs = static_cast<int64_t>(arcs.size());
+
+  std::ostringstream text;  // one write at the end: the caller's stream may be a file
+  if (!comment.empty()) text << "c " << comment << "\n";
+  text << "c " << kInfiniteNote << to_string(infinite) << "\n";
+  text << "p max " << counts.vertices << " " << counts.arcs << "\n";
+  text << "n " << id[FlowNetwork::kSource] << " s\n";
+  text << "n " << id[FlowNetwork::kSink] << " t\n";
+  for (const FlowArc& a : arcs) {
+    text << "a " << id[a.from] << " " << id[a.to] << " " << to_string(a.capacity == kInfinite ? infinite : a.capacity)
+         << "\n";
+  }
+  out << text.str();
+  return counts;
+}
+
+namespace {
+
+Capacity parse_capacity(const std::string& word, bool& ok) {
+  ok = !word.empty() && word.size() <= 38;
+  Capacity v = 0;
+  for (char c : word) {
+    if (c < '0' || c > '9') ok = false;
+    v = v * 10 + (c - '0');
+  }
+  return v;
+}
+
+}  // namespace
+
+DimacsNetwork read_dimacs(std::istream& in, const std::string& label) {
+  DimacsNetwork net;
+  Capacity infinite = kDimacsInfinite;
+  bool have_problem = false, have_source = false, have_sink = false;
+  int64_t declared_arcs = 0;
+  std::string line;
+  for (int64_t number = 1; std::getline(in, line); ++number) {
+    auto fail = [&](const std::string& what) -> void {
+      throw InputError(label + ": line " + std::to_string(number) + ": " + what);
+    };
+    std::istringstream words(line);
+    std::string kind;
+    if (!(words >> kind)) continue;
+    if (kind == "c") {
+      const auto at = line.find(kInfiniteNote);
+      bool ok = false;
+      if (at != std::string::npos) {
+        const Capacity v = parse_capacity(line.substr(at + std::string(kInfiniteNote).size()), ok);
+        if (ok) infinite = v;
+      }
+    } else if (kind == "p") {
+      std::string max;
+      int64_t n = 0;
+      if (!(words >> max >> n >> declared_arcs) || max != "max" || n < 2 || n > INT32_MAX) fail("expected 'p max NODES ARCS'");
+      net.vertex_count = static_cast<int32_t>(n);
+      net.arcs.reserve(static_cast<size_t>(std::min<int64_t>(declared_arcs, 1 << 26)));
+      have_problem = true;
+    } else if (kind == "n") {
+      int64_t v = 0;
+      std::string which;
+      if (!have_problem || !(words >> v >> which) || v < 1 || v > net.vertex_count) fail("expected 'n ID s|t' after 'p'");
+      if (which == "s") net.source = static_cast<int32_t>(v - 1), have_source = true;
+      else if (which == "t") net.sink = static_cast<int32_t>(v - 1), have_sink = true;
+      else fail("expected 's' or 't'");
+    } else if (kind == "a") {
+      int64_t u = 0, v = 0;
+      std::string cap_word;
+      bool ok = false;
+      if (!have_problem || !(words >> u >> v >> cap_word)) fail("expected 'a FROM TO CAPACITY' after 'p'");
+      const Capacity cap = parse_capacity(cap_word, ok);
+      if (!ok || u < 1 || v < 1 || u > net.vertex_count || v > net.vertex_count) fail("bad arc");
+      net.arcs.push_back({static_cast<int32_t>(u - 1), static_cast<int32_t>(v - 1), cap >= infinite ? kInfinite : cap});
+    } else {
+      fail("unknown line kind '" + kind + "'");
+    }
+  }
+  if (!have_problem || !have_source || !have_sink) throw InputError(label + ": missing 'p max', 'n ID s' or 'n ID t'");
+  if (static_cast<int64_t>(net.arcs.size()) != declared_arcs) {
+    throw InputError(label + ": 'p max' declares " + std::to_string(declared_arcs) + " arcs, the file has " +
+                     std::to_string(net.arcs.size()));
+  }
+  return net;
+}
+
+}  // namespace pt
