@@ -7,6 +7,17 @@ NodeId Graph::find(std::string_view name) const {
   return it == by_name.end() ? kNoNode : it->second;
 }
 
+std::vector<std::vector<NodeId>> distinct_users(const std::vector<Node>& nodes) {
+  std::vector<std::vector<NodeId>> users(nodes.size());
+  for (NodeId id = 0; id < static_cast<NodeId>(nodes.size()); ++id) {
+    for (NodeId in : nodes[id].inputs) {
+      auto& u = users[in];
+      if (u.empty() || u.back() != id) u.push_back(id);
+    }
+  }
+  return users;
+}
+
 std::string packet_of(std::string_view target) {
   // Python callables (operator.mul, math.ceil, torch.sym_float,
   // torch.fx.experimental.sym_node.<lambda>) and higher-order ops are their

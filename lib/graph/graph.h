@@ -51,11 +51,16 @@ struct Node {
   std::optional<int64_t> ac_graph_id;
   PartitionerTag tag = PartitionerTag::None;
 
-  int proto_index = -1;  // index into Graph::proto->nodes()
+  // Index into Graph::message->nodes(); in a derived graph, -1 - k for
+  // overlay->nodes(k) (a rewritten copy). Read it through Graph::proto_node.
+  int proto_index = -1;
 };
 
 struct Graph {
   std::shared_ptr<const proto::Graph> message;  // the loaded message, for names, args and writing
+  // A derived graph (the prepared graph) shares its source's message and
+  // keeps here only the nodes it changed (rewritten references, tags).
+  std::shared_ptr<const proto::Graph> overlay;
   std::string source;                          // file label used in error messages
   std::vector<Node> nodes;                     // topological order; output node last
   std::vector<std::vector<NodeId>> users;      // distinct users of each node, graph order
@@ -67,10 +72,16 @@ struct Graph {
 
   NodeId size() const { return static_cast<NodeId>(nodes.size()); }
   const Node& operator[](NodeId id) const { return nodes[static_cast<size_t>(id)]; }
-  const proto::Node& proto_node(NodeId id) const { return message->nodes(nodes[id].proto_index); }
+  const proto::Node& proto_node(NodeId id) const {
+    const int k = nodes[id].proto_index;
+    return k >= 0 ? message->nodes(k) : overlay->nodes(-1 - k);
+  }
   NodeId find(std::string_view name) const;
   NodeId output_node() const { return size() - 1; }
 };
+
+// Distinct users of each node, in graph order, from the nodes' inputs.
+std::vector<std::vector<NodeId>> distinct_users(const std::vector<Node>& nodes);
 
 // The overload packet of a target: "aten.add.Tensor" -> "aten.add". Python
 // callables ("operator.getitem", "torch.sym_float") are their own packet.

@@ -1,11 +1,8 @@
 #include "prepare/prepare.h"
 
-#include <memory>
-
-#include "graph/validate.h"
 #include "prepare/cse.h"
 #include "prepare/dead_code.h"
-#include "prepare/rebuild.h"
+#include "prepare/derived_graph.h"
 #include "prepare/recompute_tags.h"
 
 namespace pt {
@@ -31,18 +28,16 @@ PrepareResult prepare(const Graph& joint, const Settings& settings) {
     }
   }
 
-  std::shared_ptr<proto::Graph> message = rebuild_message(joint, keep, kept_as);
-  r.graph = validate(message, joint.source);
+  DerivedGraph derived = derive_graph(joint, keep, kept_as);
 
   // The tag passes read the prepared graph (its users reflect the merges);
-  // their changes are written into both the message and the indexed nodes,
-  // which validation does not depend on.
-  for (const TagChange& c : must_save_changes(r.graph)) {
-    Node& n = r.graph.nodes[c.node];
-    n.recompute = Recompute::MustSave;
-    message->mutable_nodes(n.proto_index)->set_recompute("MUST_SAVE");
-    r.must_save.emplace_back(n.name, c.reason);
+  // their changes are written into both the indexed nodes and their proto
+  // nodes.
+  for (const TagChange& c : must_save_changes(derived.graph)) {
+    set_recompute_tag(derived, c.node, Recompute::MustSave, "MUST_SAVE");
+    r.must_save.emplace_back(derived.graph[c.node].name, c.reason);
   }
+  r.graph = std::move(derived.graph);
   return r;
 }
 

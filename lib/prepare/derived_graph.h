@@ -1,0 +1,30 @@
+// The prepared joint graph as a derived graph: the nodes kept by dead-code
+// elimination and CSE, every node reference rewritten to the kept node of
+// its CSE merge. It shares the joint graph's message; only the nodes whose
+// references change (and, later, whose recompute tag changes) are copied,
+// into Graph::overlay. The result is what validating a rebuilt message
+// would give (same nodes, inputs, users, outputs, primals, names), without
+// copying and re-parsing a million-node message.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "graph/graph.h"
+
+namespace pt {
+
+struct DerivedGraph {
+  Graph graph;
+  std::shared_ptr<proto::Graph> overlay;  // the same object as graph.overlay, writable
+};
+
+// The nodes with `keep[id]`, in graph order; references rewritten to
+// `kept_as[ref]`, which must be kept. Throws std::logic_error otherwise.
+DerivedGraph derive_graph(const Graph& g, const std::vector<bool>& keep, const std::vector<NodeId>& kept_as);
+
+// Sets the recompute tag of `id` in both its Node and its proto node (copied
+// into the overlay first when it still lives in the shared message).
+void set_recompute_tag(DerivedGraph& d, NodeId id, Recompute tag, const std::string& text);
+
+}  // namespace pt
