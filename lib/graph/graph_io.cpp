@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "graph/arena_graph.h"
 #include "graph/errors.h"
 
 namespace pt {
@@ -113,7 +114,7 @@ void read_message(const std::string& path, Format format, google::protobuf::Mess
 }
 
 std::shared_ptr<proto::Graph> read_graph(const std::string& path, Format format) {
-  auto graph = std::make_shared<proto::Graph>();
+  auto graph = new_arena_graph();
   read_message(path, format, graph.get());
   return graph;
 }
