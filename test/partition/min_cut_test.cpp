@@ -1,12 +1,10 @@
-// The contracted, component-wise min-cut solver against a plain reference:
-// LEMON Preflow on the whole network, then the reverse residual search from
-// the sink (what the partitioner did before contraction). On thousands of
-// random networks, with many infinite arcs, ties and disconnected parts, the
-// flow value, the feasibility and the sink side must be identical.
+// The contracted, component-wise min-cut solver against the plain reference
+// (preflow_reference.h: LEMON Preflow on the whole network, then the reverse
+// residual search from the sink, what the partitioner did before
+// contraction). On thousands of random networks, with many infinite arcs,
+// ties and disconnected parts, the flow value, the feasibility and the sink
+// side must be identical.
 #include <doctest/doctest.h>
-
-#include <lemon/preflow.h>
-#include <lemon/smart_graph.h>
 
 #include <cstdint>
 #include <random>
@@ -14,57 +12,12 @@
 
 #include "partition/cut_contraction.h"
 #include "partition/min_cut.h"
+#include "partition/preflow_reference.h"
 
 namespace {
 
 using pt::FlowArc;
 using pt::kInfinite;
-
-struct Reference {
-  bool feasible = true;
-  int64_t value = 0;
-  std::vector<bool> sink_side;
-};
-
-Reference reference_cut(int32_t n, const std::vector<FlowArc>& arcs, int32_t s, int32_t t) {
-  lemon::SmartDigraph g;
-  for (int32_t v = 0; v < n; ++v) g.addNode();
-  int64_t finite = 0;
-  for (const auto& a : arcs) finite += a.capacity == kInfinite ? 0 : static_cast<int64_t>(a.capacity);
-  const int64_t infinity = finite + 1;
-  lemon::SmartDigraph::ArcMap<int64_t> cap(g);
-  for (const auto& a : arcs) {
-    cap[g.addArc(g.nodeFromId(a.from), g.nodeFromId(a.to))] =
-        a.capacity == kInfinite ? infinity : static_cast<int64_t>(a.capacity);
-  }
-  lemon::Preflow<lemon::SmartDigraph, lemon::SmartDigraph::ArcMap<int64_t>> preflow(g, cap, g.nodeFromId(s),
-                                                                                    g.nodeFromId(t));
-  preflow.run();
-  Reference r;
-  r.value = preflow.flowValue();
-  r.feasible = r.value < infinity;
-  r.sink_side.assign(static_cast<size_t>(n), false);
-  std::vector<int32_t> queue{t};
-  r.sink_side[t] = true;
-  for (size_t head = 0; head < queue.size(); ++head) {
-    const auto w = g.nodeFromId(queue[head]);
-    for (lemon::SmartDigraph::InArcIt a(g, w); a != lemon::INVALID; ++a) {
-      const int32_t u = g.id(g.source(a));
-      if (!r.sink_side[u] && preflow.flow(a) < cap[a]) {
-        r.sink_side[u] = true;
-        queue.push_back(u);
-      }
-    }
-    for (lemon::SmartDigraph::OutArcIt a(g, w); a != lemon::INVALID; ++a) {
-      const int32_t v = g.id(g.target(a));
-      if (!r.sink_side[v] && preflow.flow(a) > 0) {
-        r.sink_side[v] = true;
-        queue.push_back(v);
-      }
-    }
-  }
-  return r;
-}
 
 // A random network: mostly sparse forward arcs (as a DAG of graph nodes
 // gives), some backward ones, source and sink arcs, about a fifth infinite,
@@ -86,7 +39,7 @@ std::vector<FlowArc> random_network(std::mt19937& rng, int32_t n, int32_t arcs) 
 }
 
 void check_same(int32_t n, const std::vector<FlowArc>& arcs) {
-  const Reference want = reference_cut(n, arcs, 0, 1);
+  const pt::ReferenceCut want = pt::preflow_reference_cut(n, arcs, 0, 1);
   const pt::MinCut got = pt::solve_min_cut(n, arcs, 0, 1);
   REQUIRE(got.feasible == want.feasible);
   if (!want.feasible) return;

@@ -1,0 +1,233 @@
+#!/usr/bin/env python3
+"""Benchmarks of partition_tool, printed as Markdown tables (docs/performance.md).
+
+    python3 bench/run_benchmarks.py [--tool build/app/partition_tool]
+        [--bench build/bench/pt_bench] [--repeat 7] [--only corpus,stages,flow,scaling,sweep]
+        [--scaling-max 1000000] [--work /tmp/pt_bench]
+
+Tables:
+  corpus   whole-process wall time, CPU time and peak RSS for every graph in
+           test/corpus/*.pb and test/corpus/scale/*.pb (median of --repeat runs),
+           with the parse stage alone and the ratio whole/parse;
+  stages   the stage breakdown of the same runs (the JSON report's timings);
+  flow     on the identical flow network (PyTorch's *.flow.dimacs): networkx
+           minimum_cut (bench/networkx_mincut.py, run with /usr/bin/python3),
+           bare LEMON Preflow and partition_tool's solver (pt_bench), and the
+           partition_tool solve stage;
+  scaling  generated transformer graphs of about 10^4, 10^5 and 10^6 nodes:
+           whole-process time and peak RSS, and the fitted exponent;
+  sweep    `partition_tool sweep` of 21 values on gpt2_124m, when the command exists.
+Timings are medians; the machine's load average is printed with each table.
+"""
+import argparse
+import json
+import math
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def load():
+    return "load average %.2f %.2f %.2f" % os.getloadavg()
+
+
+def machine():
+    model = "unknown"
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    mem_kb = 0
+    with open("/proc/meminfo") as f:
+        for line in f:
+            if line.startswith("MemTotal"):
+                mem_kb = int(line.split()[1])
+    return "%d cores (nproc), %s, %.1f GB RAM, %s" % (os.cpu_count(), model, mem_kb / 1e6, platform.platform())
+
+
+def measured(make_cmd, repeat):
+    """Medians of wall time, CPU time (user+sys) and peak RSS over `repeat`
+    runs of make_cmd(k) (a list, or a function of the run index)."""
+    walls, cpus, rss = [], [], []
+    for k in range(repeat):
+        cmd = make_cmd(k) if callable(make_cmd) else make_cmd
+        start = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        _, status, usage = os.wait4(proc.pid, 0)
+        walls.append(time.perf_counter() - start)
+        err = proc.stderr.read().decode()
+        if os.waitstatus_to_exitcode(status) != 0:
+            sys.exit("failed: %s\n%s" % (" ".join(cmd), err))
+        cpus.append(usage.ru_utime + usage.ru_stime)
+        rss.append(usage.ru_maxrss / 1024.0)
+    return statistics.median(walls), statistics.median(cpus), statistics.median(rss)
+
+
+def ms(seconds):
+    return "%.1f" % (seconds * 1e3) if seconds < 10 else "%.0f" % (seconds * 1e3)
+
+
+def corpus_graphs():
+    graphs = []
+    for sub in ("test/corpus", "test/corpus/scale"):
+        d = os.path.join(ROOT, sub)
+        graphs += [os.path.join(sub, f) for f in sorted(os.listdir(d)) if f.endswith(".pb")]
+    return graphs
+
+
+def partition_runs(tool, graph, repeat, work):
+    """Whole-process medians and the median of each stage's timing."""
+    base = os.path.join(work, os.path.basename(graph))
+    reports = [base + ".%d.json" % k for k in range(repeat)]
+    wall, cpu, rss = measured(lambda k: [tool, "--input", os.path.join(ROOT, graph), "--report-json", reports[k]],
+                              repeat)
+    samples = []
+    for r in reports:
+        with open(r) as f:
+            samples.append(json.load(f))
+    stages = {key: statistics.median(s["timings"][key] for s in samples) for key in samples[0]["timings"]}
+    return wall, cpu, rss, stages, samples[0]
+
+
+def table_corpus(args):
+    print("### Whole process on the corpus (`partition_tool --input G --report-json R`)\n")
+    print("%s; %s; median of %d runs.\n" % (machine(), load(), args.repeat))
+    print("| graph | nodes | wall ms | CPU ms | peak RSS MB | parse ms | whole / parse |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+    results = {}
+    for graph in corpus_graphs():
+        wall, cpu, rss, stages, report = partition_runs(args.tool, graph, args.repeat, args.work)
+        results[graph] = (wall, cpu, rss, stages, report)
+        parse = stages.get("parse", float("nan"))
+        print("| %s | %d | %s | %s | %.1f | %s | %.1f |" % (
+            graph.replace("test/corpus/", ""), report["nodes"]["input"], ms(wall), ms(cpu), rss, ms(parse),
+            wall / parse if parse > 0 else float("nan")))
+    print("\n(%s at the end)\n" % load())
+    return results
+
+
+def table_stages(results):
+    print("### Stage breakdown (median seconds of each stage, from the JSON report's `timings`, in ms)\n")
+    keys = []
+    for _, (_, _, _, stages, _) in results.items():
+        for k in stages:
+            if k not in keys:
+                keys.append(k)
+    print("| graph | " + " | ".join(keys) + " | sum |")
+    print("| --- | " + " | ".join("---:" for _ in keys) + " | ---: |")
+    for graph, (_, _, _, stages, _) in results.items():
+        row = ["%.2f" % (stages[k] * 1e3) if k in stages else "" for k in keys]
+        print("| %s | %s | %.2f |" % (graph.replace("test/corpus/", ""), " | ".join(row), sum(stages.values()) * 1e3))
+    print()
+
+
+def table_flow(args, results):
+    print("### Minimum cut on the identical flow network (PyTorch's own `*.flow.dimacs`)\n")
+    print("%s; networkx median of 3 runs, the others of Google Benchmark's repetitions.\n" % load())
+    networks = []
+    for sub in ("test/corpus", "test/corpus/scale"):
+        d = os.path.join(ROOT, sub)
+        networks += [os.path.join(sub, f) for f in sorted(os.listdir(d)) if f.endswith(".flow.dimacs")]
+    bench = {}
+    if args.bench and os.path.exists(args.bench):
+        out = subprocess.run([args.bench, "--benchmark_filter=Flow", "--benchmark_format=json",
+                              "--benchmark_repetitions=%d" % args.repeat, "--benchmark_report_aggregates_only=true"],
+                             check=True, capture_output=True, text=True, cwd=ROOT).stdout
+        for b in json.loads(out)["benchmarks"]:
+            if b.get("aggregate_name") == "median":
+                bench[b["run_name"]] = b["real_time"] * {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1}[b["time_unit"]]
+    print("| network | vertices / arcs | networkx minimum_cut ms | LEMON Preflow ms | partition_tool min cut ms | "
+          "partition_tool solve stage ms |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: |")
+    for net in networks:
+        name = os.path.basename(net).replace(".flow.dimacs", "")
+        nx = subprocess.run(["/usr/bin/python3", os.path.join(ROOT, "bench/networkx_mincut.py"), os.path.join(ROOT, net),
+                             "--repeat", "3"], capture_output=True, text=True)
+        fields = dict(kv.split("=") for kv in nx.stdout.split()[1:]) if nx.returncode == 0 else {}
+        graph = next((g for g in results if os.path.basename(g) == name + ".pb"), None)
+        solve = results[graph][3].get("solve") if graph else None
+        print("| %s | %s / %s | %s | %s | %s | %s |" % (
+            name, fields.get("vertices", "?"), fields.get("arcs", "?"),
+            ms(float(fields["median_s"])) if fields else "n/a (networkx missing)",
+            "%.3f" % (bench["FlowLemonPreflow/" + name] * 1e3) if "FlowLemonPreflow/" + name in bench else "n/a",
+            "%.3f" % (bench["FlowMinCut/" + name] * 1e3) if "FlowMinCut/" + name in bench else "n/a",
+            "%.3f" % (solve * 1e3) if solve is not None else ""))
+    print()
+
+
+def table_scaling(args):
+    print("### Scaling over generated transformer graphs (`partition_tool generate`)\n")
+    print("%s; median of %d runs.\n" % (load(), args.repeat))
+    rows = []
+    per_layer, base = 236, 2 + 150  # nodes per layer and fixed part (default sizes), see lib/generate
+    target = 10_000
+    while target <= args.scaling_max:
+        layers = max(1, round((target - base) / per_layer))
+        path = os.path.join(args.work, "transformer_%d.pb" % layers)
+        if not os.path.exists(path):
+            subprocess.run([args.tool, "generate", "--layers", str(layers), "-o", path], check=True,
+                           stdout=subprocess.DEVNULL)
+        wall, cpu, rss, stages, report = partition_runs(args.tool, path, args.repeat if target < 1_000_000 else
+                                                        max(3, args.repeat // 2), args.work)
+        rows.append((report["nodes"]["input"], layers, wall, cpu, rss, stages))
+        target *= 10
+    print("| nodes | layers | wall s | CPU s | peak RSS MB | parse s | solve s | whole / parse |")
+    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for n, layers, wall, cpu, rss, t in rows:
+        print("| %d | %d | %.3f | %.3f | %.0f | %.3f | %.4f | %.1f |" % (n, layers, wall, cpu, rss, t["parse"],
+                                                                        t["solve"], wall / t["parse"]))
+    if len(rows) >= 2:
+        (n0, _, w0, c0, *_), (n1, _, w1, c1, *_) = rows[0], rows[-1]
+        print("\nFitted exponent between %d and %d nodes: wall %.3f, CPU %.3f (time ~ n^k, k = log(t1/t0) / log(n1/n0))."
+              % (n0, n1, math.log(w1 / w0) / math.log(n1 / n0), math.log(c1 / c0) / math.log(n1 / n0)))
+    print()
+
+
+def table_sweep(args):
+    help_text = subprocess.run([args.tool, "--help"], capture_output=True, text=True).stdout
+    if "sweep" not in help_text:
+        print("### Sweep\n\n`partition_tool sweep` is not built yet.\n")
+        return
+    graph = os.path.join(ROOT, "test/corpus/gpt2_124m.pb")
+    values = ",".join("%.2f" % (1.0 + 0.01 * k) for k in range(21))
+    cmd = [args.tool, "sweep", "--input", graph, "--param", "dist_from_bw_base", "--values", values]
+    wall, cpu, rss = measured(cmd, args.repeat)
+    print("### Sweep of 21 values on gpt2_124m\n")
+    print("`%s`\n\n%s; median of %d runs: wall %.3f s, CPU %.3f s, peak RSS %.0f MB.\n" % (
+        " ".join(os.path.relpath(c, ROOT) if c.startswith(ROOT) else c for c in cmd), load(), args.repeat, wall, cpu,
+        rss))
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--tool", default=os.path.join(ROOT, "build/app/partition_tool"))
+    p.add_argument("--bench", default=os.path.join(ROOT, "build/bench/pt_bench"))
+    p.add_argument("--repeat", type=int, default=7)
+    p.add_argument("--only", default="corpus,stages,flow,scaling,sweep")
+    p.add_argument("--scaling-max", type=int, default=1_000_000)
+    p.add_argument("--work", default="/tmp/pt_bench")
+    args = p.parse_args()
+    os.makedirs(args.work, exist_ok=True)
+    only = set(args.only.split(","))
+    print("Machine: %s\n" % machine())
+    results = {}
+    if only & {"corpus", "stages", "flow"}:
+        results = table_corpus(args)
+    if "stages" in only:
+        table_stages(results)
+    if "flow" in only:
+        table_flow(args, results)
+    if "scaling" in only:
+        table_scaling(args)
+    if "sweep" in only:
+        table_sweep(args)
+
+
+if __name__ == "__main__":
+    main()

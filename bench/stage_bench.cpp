@@ -1,0 +1,77 @@
+// Each pipeline stage alone, on each corpus graph (and $PT_BENCH_GRAPHS):
+// parse, validate, prepare, classify, build_network, solve, extract, and the
+// whole partition_graph after prepare. Inputs of a stage are computed once,
+// outside the timed loop.
+#include <benchmark/benchmark.h>
+
+#include <functional>
+#include <memory>
+
+#include "analysis/classify.h"
+#include "bench_files.h"
+#include "graph/graph_io.h"
+#include "graph/validate.h"
+#include "partition/ban_options.h"
+#include "partition/extract.h"
+#include "partition/flow_network.h"
+#include "partition/min_cut.h"
+#include "partition/partitioner.h"
+#include "prepare/prepare.h"
+
+namespace pt::bench {
+
+namespace {
+
+// Everything the stages read, computed once per graph on first use.
+struct Pipeline {
+  std::string path;
+  Settings settings;
+  std::shared_ptr<const proto::Graph> message;
+  Graph joint;
+  PrepareResult prepared;
+  Classification classification;
+  FlowNetwork network;
+  MinCut cut;
+
+  explicit Pipeline(std::string p) : path(std::move(p)) {
+    message = read_graph(path, Format::Binary);
+    joint = validate(message, path);
+    prepared = prepare(joint, settings);
+    classification = classify(prepared.graph);
+    network = build_flow_network(prepared.graph, classification, settings, BanOptions::from_settings(settings));
+    cut = solve_min_cut(network);
+  }
+};
+
+void add(const std::string& stage, const std::string& name, const std::shared_ptr<std::unique_ptr<Pipeline>>& p,
+         const std::string& path, std::function<void(const Pipeline&)> body) {
+  benchmark::RegisterBenchmark(("Stage/" + stage + "/" + name).c_str(), [=](benchmark::State& state) {
+    if (!*p) *p = std::make_unique<Pipeline>(path);
+    for (auto _ : state) body(**p);
+  })->Unit(benchmark::kMillisecond);
+}
+
+}  // namespace
+
+void register_stage_benchmarks() {
+  for (const std::string& path : bench_graphs()) {
+    const std::string name = short_name(path, ".pb");
+    auto p = std::make_shared<std::unique_ptr<Pipeline>>();
+    add("parse", name, p, path, [](const Pipeline& q) { benchmark::DoNotOptimize(read_graph(q.path, Format::Binary)); });
+    add("validate", name, p, path, [](const Pipeline& q) { benchmark::DoNotOptimize(validate(q.message, q.path)); });
+    add("prepare", name, p, path, [](const Pipeline& q) { benchmark::DoNotOptimize(prepare(q.joint, q.settings)); });
+    add("classify", name, p, path, [](const Pipeline& q) { benchmark::DoNotOptimize(classify(q.prepared.graph)); });
+    add("build_network", name, p, path, [](const Pipeline& q) {
+      benchmark::DoNotOptimize(build_flow_network(q.prepared.graph, q.classification, q.settings,
+                                                  BanOptions::from_settings(q.settings)));
+    });
+    add("solve", name, p, path, [](const Pipeline& q) { benchmark::DoNotOptimize(solve_min_cut(q.network)); });
+    add("extract", name, p, path, [](const Pipeline& q) {
+      benchmark::DoNotOptimize(extract_partition(q.prepared.graph, q.classification, q.cut.saved));
+    });
+    add("partition_graph", name, p, path,
+        [](const Pipeline& q) { benchmark::DoNotOptimize(partition_graph(q.prepared.graph, q.settings)); });
+  }
+}
+
+}  // namespace pt::bench
