@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Fuzzes partition_tool's input path: builds the libFuzzer targets of fuzz/
+# (clang, -fsanitize=fuzzer,address,undefined) into build-fuzz/ and runs
+# fuzz_pb, fuzz_pbtxt and fuzz_json one after the other, SECONDS each.
+#
+#   bash scripts/fuzz.sh          # 60 s per target (what .ci/run does)
+#   bash scripts/fuzz.sh 600      # a long run: 10 minutes per target
+#
+# Needs clang (scripts/setup.sh installs it) and the normal build in build/
+# (for `partition_tool convert`, which turns the corpus into text and JSON
+# seeds). Seeds: sample_graphs/, the small corpus graphs, test/malformed/ and
+# test/robustness/. What the fuzzer learns accumulates in
+# build-fuzz/corpus/<target>/ across runs; logs go to build-fuzz/logs/. A
+# finding (crash, sanitizer report, uncaught exception, a run over 10 s or
+# 2 GB) is written to build-fuzz/findings/ and makes the script fail:
+# reproduce it with `build-fuzz/fuzz/fuzz_<target> FILE`, then add the file
+# to test/malformed/ or test/robustness/ with its expected one-line error.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+seconds=${1:-60}
+tool=build/app/partition_tool
+[[ -x $tool ]] || { echo "fuzz: $tool is missing: run scripts/setup.sh first" >&2; exit 1; }
+
+CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DPT_FUZZ=ON -DPT_BUILD_TESTS=OFF >/dev/null
+ninja -C build-fuzz --quiet fuzz_pb fuzz_pbtxt fuzz_json
+
+seeds=build-fuzz/seeds
+rm -rf "$seeds"
+mkdir -p "$seeds"/{pb,pbtxt,json} build-fuzz/findings build-fuzz/logs
+for f in sample_graphs/* test/malformed/* test/robustness/*; do
+  case $f in
+    *.pb) cp "$f" "$seeds/pb/" ;;
+    *.pbtxt) cp "$f" "$seeds/pbtxt/" ;;
+    *.json) cp "$f" "$seeds/json/" ;;
+  esac
+done
+# The corpus graphs under 40 kB as they are (larger ones slow every run down),
+# and the smallest in every format.
+for f in test/corpus/*.pb; do
+  size=$(stat -c %s "$f")
+  ((size < 40000)) && cp "$f" "$seeds/pb/"
+  if ((size < 20000)); then
+    name=$(basename "$f" .pb)
+    "$tool" -q convert "$f" "$seeds/pbtxt/$name.pbtxt"
+    "$tool" -q convert "$f" "$seeds/json/$name.json"
+  fi
+done
+
+status=0
+for target in pb pbtxt json; do
+  mkdir -p "build-fuzz/corpus/$target"
+  dict=()
+  [[ $target != pb ]] && dict=(-dict=fuzz/graph.dict)
+  log=build-fuzz/logs/$target.log
+  if ! "build-fuzz/fuzz/fuzz_$target" "build-fuzz/corpus/$target" "$seeds/$target" "${dict[@]}" \
+      -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+      -artifact_prefix="build-fuzz/findings/$target-" >"$log" 2>&1; then
+    echo "fuzz: fuzz_$target found a problem (see $log and build-fuzz/findings/):" >&2
+    grep -m 5 -E "ERROR|runtime error|Test unit written" "$log" >&2 || tail -5 "$log" >&2
+    status=1
+  fi
+  execs=$(grep -m1 -o 'stat::number_of_executed_units: [0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")
+  cov=$(grep -E '^#[0-9]+.*(DONE|pulse|NEW|REDUCE)' "$log" | tail -1 | grep -o 'cov: [0-9]* ft: [0-9]* corp: [0-9/a-zA-Z]*' || echo "?")
+  echo "fuzz: fuzz_$target: ${seconds} s, $execs runs, $cov" >&2
+done
+exit "$status"
