@@ -4,6 +4,7 @@
 
 #include "analysis/subgraph.h"
 #include "graph/errors.h"
+#include "graph/printable.h"
 
 namespace pt {
 
@@ -44,7 +45,7 @@ Classification classify(const Graph& g) {
   }
   const Subgraph fw = extract_subgraph(g, c.inputs, c.fwd_outputs, Pass::Forward);
   if (fw.invalid_output) {
-    throw InputError(g.source + ": node '" + g[*fw.invalid_output].name +
+    throw InputError(g.source + ": node '" + printable(g[*fw.invalid_output].name) +
                      "': is a forward output but cannot be computed from the primals and forward seeds");
   }
   c.required_fw = fw.keep;

@@ -7,6 +7,7 @@
 #include "budget/runtime_estimate.h"
 #include "graph/errors.h"
 #include "partition/ban_heuristics.h"
+#include "graph/printable.h"
 
 namespace pt {
 
@@ -42,7 +43,7 @@ double effective_budget(const Graph& g, const Settings& s) {
     if (pn.has_memory_budget()) {
       const double b = pn.memory_budget();
       if (!(b >= 0 && b <= 1)) {
-        throw InputError(g.source + ": node '" + pn.name() + "': memory_budget = " + std::to_string(b) +
+        throw InputError(g.source + ": node '" + printable(pn.name()) + "': memory_budget = " + std::to_string(b) +
                          " is outside [0, 1]");
       }
       return b;

@@ -8,6 +8,7 @@
 
 #include "budget/flop_formulas.h"
 #include "graph/errors.h"
+#include "graph/printable.h"
 
 namespace pt {
 
@@ -21,7 +22,7 @@ class ArgReader {
   ArgReader(const Graph& g, NodeId id) : g_(g), pn_(g.proto_node(id)) {}
 
   [[noreturn]] void fail(const std::string& what) const {
-    throw InputError(g_.source + ": node '" + pn_.name() + "': FLOP count: " + what);
+    throw InputError(g_.source + ": node '" + printable(pn_.name()) + "': FLOP count: " + what);
   }
 
   // The argument at schema position `index`, else the keyword `name`; null when absent.
@@ -40,7 +41,7 @@ class ArgReader {
     const proto::Arg* a = arg(index, name);
     if (a == nullptr || a->kind_case() != proto::Arg::kNode) fail("argument '" + std::string(name) + "' is not a node");
     const NodeId src = g_.find(a->node());
-    if (src == kNoNode) fail("argument '" + std::string(name) + "' names unknown node '" + a->node() + "'");
+    if (src == kNoNode) fail("argument '" + std::string(name) + "' names unknown node '" + printable(a->node()) + "'");
     const proto::Value& v = g_.proto_node(src).val();
     if (v.kind_case() != proto::Value::kTensor) {
       fail("argument '" + std::string(name) + "' ('" + a->node() + "') is not a tensor");

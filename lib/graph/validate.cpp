@@ -6,6 +6,7 @@
 
 #include "graph/dtype.h"
 #include "graph/errors.h"
+#include "graph/printable.h"
 
 namespace pt {
 
@@ -44,11 +45,18 @@ class Validator {
     for (int i = 0; i < pg.nodes_size(); ++i) {
       const auto& name = pg.nodes(i).name();
       if (name.empty()) fail_graph("nodes[" + std::to_string(i) + "].name is empty");
+      if (has_control_character(name)) {
+        fail_graph("nodes[" + std::to_string(i) + "].name = '" + printable(name) +
+                   "' holds a control character (names are one-line identifiers)");
+      }
       auto [it, fresh] = all_names.emplace(name, i);
       if (!fresh) {
-        throw InputError(g_.source + ": node '" + name + "': name is not unique (also nodes[" +
+        throw InputError(g_.source + ": node '" + printable(name) + "': name is not unique (also nodes[" +
                          std::to_string(it->second) + "])");
       }
+    }
+    if (pg.nodes_size() == 1 && pg.nodes(0).op() == "output") {
+      fail_graph("nodes holds only the output node (no inputs and no ops: nothing to partition)");
     }
     for (int i = 0; i < pg.nodes_size(); ++i) add_node(i, all_names);
     finish_graph();
@@ -58,7 +66,7 @@ class Validator {
  private:
   [[noreturn]] void fail_graph(const std::string& what) const { throw InputError(g_.source + ": " + what); }
   [[noreturn]] void fail(const proto::Node& n, const std::string& field, const std::string& what) const {
-    throw InputError(g_.source + ": node '" + n.name() + "': " + field + " " + what);
+    throw InputError(g_.source + ": node '" + printable(n.name()) + "': " + field + " " + what);
   }
 
   void add_node(int index, const std::unordered_map<std::string_view, int>& all_names) {
@@ -71,11 +79,11 @@ class Validator {
     else if (pn.op() == "call_function") n.op = OpKind::CallFunction;
     else if (pn.op() == "get_attr") n.op = OpKind::GetAttr;
     else if (pn.op() == "output") n.op = OpKind::Output;
-    else fail(pn, "op", "= '" + pn.op() + "' is not one of placeholder, call_function, get_attr, output");
+    else fail(pn, "op", "= '" + printable(pn.op()) + "' is not one of placeholder, call_function, get_attr, output");
 
     const bool last = index + 1 == proto_->nodes_size();
     if (n.op == OpKind::Output && !last) fail(pn, "op", "= 'output' but the output node must be the last node");
-    if (n.op != OpKind::Output && last) fail(pn, "op", "= '" + pn.op() + "' but the last node must be the output node");
+    if (n.op != OpKind::Output && last) fail(pn, "op", "= '" + printable(pn.op()) + "' but the last node must be the output node");
     if (n.op == OpKind::CallFunction && n.target.empty()) fail(pn, "target", "is empty");
     n.packet = packet_of(n.target);
 
@@ -101,7 +109,7 @@ class Validator {
     keys.reserve(pn.kwargs_size());
     for (const auto& [k, v] : pn.kwargs()) keys.push_back(k);
     std::sort(keys.begin(), keys.end());
-    for (auto k : keys) walk_arg(pn, pn.kwargs().at(std::string(k)), "kwargs." + std::string(k), all_names, n.inputs);
+    for (auto k : keys) walk_arg(pn, pn.kwargs().at(std::string(k)), "kwargs." + printable(k), all_names, n.inputs);
 
     // Value.
     if (pn.has_val()) read_value(pn, pn.val(), n);
@@ -115,15 +123,18 @@ class Validator {
     else if (rc == "PREFER_SAVE") n.recompute = Recompute::PreferSave;
     else if (rc == "MUST_RECOMPUTE") n.recompute = Recompute::MustRecompute;
     else if (rc == "PREFER_RECOMPUTE") n.recompute = Recompute::PreferRecompute;
-    else fail(pn, "recompute", "= '" + rc + "' is not one of MUST_SAVE, PREFER_SAVE, MUST_RECOMPUTE, PREFER_RECOMPUTE");
+    else fail(pn, "recompute", "= '" + printable(rc) + "' is not one of MUST_SAVE, PREFER_SAVE, MUST_RECOMPUTE, PREFER_RECOMPUTE");
     if (pn.has_ac_graph_id()) n.ac_graph_id = pn.ac_graph_id();
+    if (pn.has_memory_budget() && !(pn.memory_budget() >= 0 && pn.memory_budget() <= 1)) {
+      fail(pn, "memory_budget", "= " + std::to_string(pn.memory_budget()) + " is outside [0, 1]");
+    }
     const auto& tag = pn.partitioner_tag();
     if (tag.empty()) n.tag = PartitionerTag::None;
     else if (tag == "is_forward") n.tag = PartitionerTag::IsForward;
     else if (tag == "is_backward") n.tag = PartitionerTag::IsBackward;
     else if (tag == "must_be_in_forward") n.tag = PartitionerTag::MustBeInForward;
     else if (tag == "must_be_in_backward") n.tag = PartitionerTag::MustBeInBackward;
-    else fail(pn, "partitioner_tag", "= '" + tag + "' is not one of is_forward, is_backward, must_be_in_forward, must_be_in_backward");
+    else fail(pn, "partitioner_tag", "= '" + printable(tag) + "' is not one of is_forward, is_backward, must_be_in_forward, must_be_in_backward");
 
     // Not impure: ops tagged nondeterministic_seeded. PyTorch's extracted
     // backward graphs drop unused ones (gpt2_dropout_l2: inductor_seeds and
@@ -144,11 +155,11 @@ class Validator {
                  const std::unordered_map<std::string_view, int>& all_names) {
     auto it = g_.by_name.find(ref);
     if (it != g_.by_name.end()) return it->second;
-    if (ref == pn.name()) fail(pn, field, "= '" + ref + "' refers to the node itself (a cycle)");
+    if (ref == pn.name()) fail(pn, field, "= '" + printable(ref) + "' refers to the node itself (a cycle)");
     if (all_names.count(ref)) {
-      fail(pn, field, "= '" + ref + "' refers to a later node (nodes must be in topological order; is there a cycle?)");
+      fail(pn, field, "= '" + printable(ref) + "' refers to a later node (nodes must be in topological order; is there a cycle?)");
     }
-    fail(pn, field, "= '" + ref + "' refers to no node in the graph");
+    fail(pn, field, "= '" + printable(ref) + "' refers to no node in the graph");
   }
 
   // Depth-first over the Arg tree without recursion; collects node refs in order.
@@ -184,7 +195,7 @@ class Validator {
 
   uint64_t tensor_bytes(const proto::Node& pn, const proto::TensorMeta& t, const std::string& field) {
     const auto itemsize = dtype_itemsize(t.dtype());
-    if (!itemsize) fail(pn, field + ".dtype", "= '" + t.dtype() + "' is not a torch dtype");
+    if (!itemsize) fail(pn, field + ".dtype", "= '" + printable(t.dtype()) + "' is not a torch dtype");
     if (t.stride_size() != 0 && t.stride_size() != t.shape_size()) {
       fail(pn, field + ".stride", "has " + std::to_string(t.stride_size()) + " entries but shape has " +
                                       std::to_string(t.shape_size()));
@@ -270,7 +281,7 @@ class Validator {
     if (s.kind() == "int") return SymKind::Int;
     if (s.kind() == "float") return SymKind::Float;
     if (s.kind() == "bool") return SymKind::Bool;
-    fail(pn, field + ".kind", "= '" + s.kind() + "' is not one of int, float, bool");
+    fail(pn, field + ".kind", "= '" + printable(s.kind()) + "' is not one of int, float, bool");
   }
 
   void finish_graph() {

@@ -1,12 +1,13 @@
 // Validation: turns a loaded protobuf graph into the indexed in-memory Graph,
 // or throws InputError with one line naming the file, node and field:
 //   graph.json: node 'exp': val.tensor.shape[1] = -5 is negative
-// Checked: unique names; known op kinds; every referenced node exists and
+// Checked: unique names without control characters; more than the output
+// node; known op kinds; every referenced node exists and
 // comes earlier (so the graph is topologically ordered and acyclic); exactly
 // one output node, last; num_fwd_outputs within the output list;
 // static_lifetime_input_indices within the primals; known dtypes, dims >= 0,
 // byte sizes without overflow; known recompute and partitioner tags; arg and
-// value nesting depth bounded; node count bounded.
+// value nesting depth bounded; node count bounded; memory_budget in [0, 1].
 #pragma once
 
 #include <cstdint>

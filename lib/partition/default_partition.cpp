@@ -4,6 +4,7 @@
 
 #include "graph/errors.h"
 #include "partition/ban_heuristics.h"
+#include "graph/printable.h"
 
 namespace pt {
 
@@ -63,7 +64,7 @@ DefaultPartition default_partition(const Graph& g) {
       continue;
     }
     if (n.value_kind != ValueKind::Tensor && n.op == OpKind::CallFunction) {
-      throw InputError(g.source + ": node '" + n.name + "': val is not a tensor, but the default partition saves it");
+      throw InputError(g.source + ": node '" + printable(n.name) + "': val is not a tensor, but the default partition saves it");
     }
     std::vector<NodeId> backward_users;
     for (NodeId u : g.users[id]) {

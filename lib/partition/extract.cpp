@@ -6,6 +6,7 @@
 #include <set>
 
 #include "graph/errors.h"
+#include "graph/printable.h"
 
 namespace pt {
 
@@ -102,7 +103,7 @@ Extraction extract_partition(const Graph& g, const Classification& c, const std:
   // First backward extraction: which saved values does it read at all?
   auto check_outputs = [&](const Subgraph& s) {
     if (s.invalid_output) {
-      throw InfeasibleError(g.source + ": node '" + g[*s.invalid_output].name +
+      throw InfeasibleError(g.source + ": node '" + printable(g[*s.invalid_output].name) +
                             "': gradient output cannot be computed from the saved values and tangents");
     }
   };
@@ -170,7 +171,7 @@ Extraction extract_partition(const Graph& g, const Classification& c, const std:
   fw_outputs.insert(fw_outputs.end(), saved_out.begin(), saved_out.end());
   e.forward = extract_subgraph(g, c.inputs, fw_outputs, Pass::Forward);
   if (e.forward.invalid_output) {
-    throw InfeasibleError(g.source + ": node '" + g[*e.forward.invalid_output].name +
+    throw InfeasibleError(g.source + ": node '" + printable(g[*e.forward.invalid_output].name) +
                           "': is saved for the backward but cannot be computed in the forward");
   }
   e.backward = extract_subgraph(g, e.bw_inputs(g), c.bwd_outputs, Pass::Backward);

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <vector>
 
+#include "graph/printable.h"
+
 namespace pt {
 
 namespace {
@@ -11,7 +13,7 @@ std::string why_unsaveable(const Node& n) {
   switch (n.value_kind) {
     case ValueKind::Tuple: return "its value is a tuple";
     case ValueKind::None: return "its value is None";
-    case ValueKind::Opaque: return "its value is an opaque " + n.opaque_type;
+    case ValueKind::Opaque: return "its value is an opaque " + printable(n.opaque_type);
     case ValueKind::Absent: return "it has no recorded value";
     default: return "it is a view and recompute_views is on";
   }
@@ -64,8 +66,8 @@ std::string explain_infeasible(const Graph& g, const Classification& c, const Fl
     const NodeId x = nodes[k];
     const Node& n = g[x];
     msg += k == 0 ? " '" : "; '";
-    msg += n.name + "'";
-    if (k > 0) msg += " reads '" + g[nodes[k - 1]].name + "' and";
+    msg += printable(n.name) + "'";
+    if (k > 0) msg += " reads '" + printable(g[nodes[k - 1]].name) + "' and";
     if (k == 0) msg += " cannot be recomputed (" + std::string(ban_reason_detail(net.banned[x])) + ")";
     const bool last = k + 1 == nodes.size();
     if (last) {
