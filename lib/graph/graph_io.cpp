@@ -12,6 +12,8 @@
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 #include <google/protobuf/text_format.h>
 #include <google/protobuf/util/json_util.h>
+#include <google/protobuf/util/type_resolver.h>
+#include <google/protobuf/util/type_resolver_util.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -22,9 +24,19 @@ namespace pt {
 
 namespace {
 
+constexpr const char* kTypeUrlPrefix = "type.googleapis.com";
+
+// A parser's message as part of a one-line error: control characters become
+// spaces and the text is cut (parsers may quote a huge token of the input).
 std::string one_line(std::string text) {
+  constexpr size_t kMaxBytes = 300;
   for (char& c : text) {
-    if (c == '\n' || c == '\r') c = ' ';
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = ' ';
+  }
+  if (text.size() > kMaxBytes) {
+    size_t cut = kMaxBytes;
+    while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xc0) == 0x80) --cut;  // not inside a UTF-8 character
+    text = text.substr(0, cut) + "...";
   }
   while (!text.empty() && text.back() == ' ') text.pop_back();
   return text;
@@ -33,10 +45,25 @@ std::string one_line(std::string text) {
 std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path + ": cannot open: " + std::strerror(errno));
+  // Refuse before reading: protobuf's parsers take sizes as int, so anything
+  // at or above 2 GiB cannot be parsed (and would only fill memory).
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(path, ec);
+  if (!ec && size > kMaxInputBytes) {
+    throw InputError(path + ": file is " + std::to_string(size) + " bytes, above the " +
+                     std::to_string(kMaxInputBytes) + "-byte limit of protobuf parsing (2 GiB)");
+  }
+  if (!ec) {  // a regular file: read it in one piece, without a second copy
+    std::string data(size, '\0');
+    in.read(data.data(), static_cast<std::streamsize>(size));
+    if (in.bad()) throw InputError(path + ": read error");
+    data.resize(static_cast<size_t>(in.gcount()));
+    return data;
+  }
   std::ostringstream buf;
   buf << in.rdbuf();
   if (in.bad()) throw InputError(path + ": read error");
-  return std::move(buf).str();
+  return std::move(buf).str();  // a pipe that outgrows the limit is caught by parse_message
 }
 
 // Collects the first text-format parse error with its position.
@@ -76,14 +103,20 @@ std::string_view format_name(Format f) {
 }
 
 void read_message(const std::string& path, Format format, google::protobuf::Message* msg) {
-  const std::string data = read_file(path);
+  parse_message(read_file(path), format, path, msg);
+}
+
+void parse_message(std::string_view data, Format format, const std::string& path, google::protobuf::Message* msg) {
+  if (data.size() > kMaxInputBytes) {
+    throw InputError(path + ": input is above the " + std::to_string(kMaxInputBytes) +
+                     "-byte limit of protobuf parsing (2 GiB)");
+  }
   switch (format) {
     case Format::Binary: {
       google::protobuf::io::CodedInputStream in(reinterpret_cast<const uint8_t*>(data.data()),
                                                 static_cast<int>(data.size()));
       in.SetRecursionLimit(64);
-      if (data.size() > static_cast<size_t>(INT32_MAX) || !msg->ParseFromCodedStream(&in) ||
-          !in.ConsumedEntireMessage()) {
+      if (!msg->ParseFromCodedStream(&in) || !in.ConsumedEntireMessage()) {
         throw InputError(path + ": not a valid binary protobuf " + msg->GetTypeName() +
                          " (truncated, corrupt, or nested too deeply)");
       }
@@ -94,7 +127,8 @@ void read_message(const std::string& path, Format format, google::protobuf::Mess
       FirstError errors;
       parser.RecordErrorsTo(&errors);
       parser.SetRecursionLimit(64);
-      if (!parser.ParseFromString(data, msg)) {
+      google::protobuf::io::ArrayInputStream stream(data.data(), static_cast<int>(data.size()));
+      if (!parser.Parse(&stream, msg)) {
         throw InputError(path + ": not a valid text protobuf " + msg->GetTypeName() + ": " +
                          one_line(errors.text));
       }
@@ -103,7 +137,8 @@ void read_message(const std::string& path, Format format, google::protobuf::Mess
     case Format::Json: {
       google::protobuf::util::JsonParseOptions options;
       options.ignore_unknown_fields = true;
-      const auto status = google::protobuf::util::JsonStringToMessage(data, msg, options);
+      const auto status = google::protobuf::util::JsonStringToMessage(
+          google::protobuf::StringPiece(data.data(), data.size()), msg, options);
       if (!status.ok()) {
         throw InputError(path + ": not a valid JSON " + msg->GetTypeName() + ": " +
                          one_line(std::string(status.message())));
@@ -119,14 +154,26 @@ std::shared_ptr<proto::Graph> read_graph(const std::string& path, Format format)
   return graph;
 }
 
+namespace {
+
+// Binary serialization with map entries sorted by key.
+std::string serialize_deterministically(const google::protobuf::Message& msg) {
+  std::string out;
+  google::protobuf::io::StringOutputStream stream(&out);
+  google::protobuf::io::CodedOutputStream coded(&stream);
+  coded.SetSerializationDeterministic(true);
+  msg.SerializeToCodedStream(&coded);
+  coded.Trim();
+  return out;
+}
+
+}  // namespace
+
 std::string serialize_message(const google::protobuf::Message& msg, Format format) {
   std::string out;
   switch (format) {
     case Format::Binary: {
-      google::protobuf::io::StringOutputStream stream(&out);
-      google::protobuf::io::CodedOutputStream coded(&stream);
-      coded.SetSerializationDeterministic(true);
-      msg.SerializeToCodedStream(&coded);
+      out = serialize_deterministically(msg);
       break;
     }
     case Format::Text: {
@@ -138,7 +185,15 @@ std::string serialize_message(const google::protobuf::Message& msg, Format forma
       google::protobuf::util::JsonPrintOptions options;
       options.preserve_proto_field_names = true;
       options.add_whitespace = true;
-      const auto status = google::protobuf::util::MessageToJsonString(msg, &out, options);
+      // MessageToJsonString streams from a non-deterministic binary encoding,
+      // so maps (kwargs, metadata, settings) would come out in hash order,
+      // which differs between runs; stream from the sorted encoding instead.
+      const std::unique_ptr<google::protobuf::util::TypeResolver> resolver(
+          google::protobuf::util::NewTypeResolverForDescriptorPool(kTypeUrlPrefix,
+                                                                    msg.GetDescriptor()->file()->pool()));
+      const auto status = google::protobuf::util::BinaryToJsonString(
+          resolver.get(), std::string(kTypeUrlPrefix) + "/" + msg.GetDescriptor()->full_name(),
+          serialize_deterministically(msg), &out, options);
       if (!status.ok()) throw InputError("cannot write JSON: " + one_line(std::string(status.message())));
       break;
     }
@@ -146,7 +201,11 @@ std::string serialize_message(const google::protobuf::Message& msg, Format forma
   return out;
 }
 
-void write_file_atomically(const std::string& path, std::string_view contents) {
+namespace {
+
+// Writes `contents` to a new temporary file beside `path` (same directory,
+// so the rename is atomic) and returns its name.
+std::string write_temporary(const std::string& path, std::string_view contents) {
   namespace fs = std::filesystem;
   const fs::path target(path);
   const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
@@ -169,10 +228,29 @@ void write_file_atomically(const std::string& path, std::string_view contents) {
     std::remove(tmpl.c_str());
     throw InputError(path + ": cannot finish writing: " + std::strerror(errno));
   }
-  if (std::rename(tmpl.c_str(), path.c_str()) != 0) {
-    const std::string why = std::strerror(errno);
-    std::remove(tmpl.c_str());
-    throw InputError(path + ": cannot move the output into place: " + why);
+  return tmpl;
+}
+
+}  // namespace
+
+void write_file_atomically(const std::string& path, std::string_view contents) {
+  write_files_atomically({{path, contents}});
+}
+
+void write_files_atomically(const std::vector<OutputFile>& files) {
+  std::vector<std::string> temporaries;
+  try {
+    for (const auto& f : files) temporaries.push_back(write_temporary(f.path, f.contents));
+  } catch (...) {
+    for (const auto& t : temporaries) std::remove(t.c_str());
+    throw;
+  }
+  for (size_t i = 0; i < files.size(); ++i) {
+    if (std::rename(temporaries[i].c_str(), files[i].path.c_str()) != 0) {
+      const std::string why = std::strerror(errno);
+      for (size_t k = i; k < temporaries.size(); ++k) std::remove(temporaries[k].c_str());
+      throw InputError(files[i].path + ": cannot move the output into place: " + why);
+    }
   }
 }
 

@@ -3,9 +3,12 @@
 // renamed into place, so a failed run never leaves a partial output.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <google/protobuf/message.h>
 
@@ -25,12 +28,26 @@ std::string_view format_name(Format f);
 // Parses `path` into `msg`. Unknown JSON fields are ignored. Throws InputError
 // with a one-line message starting with the path.
 void read_message(const std::string& path, Format format, google::protobuf::Message* msg);
+// The same from bytes already in memory; `path` only labels the messages.
+void parse_message(std::string_view data, Format format, const std::string& path, google::protobuf::Message* msg);
+// Largest input protobuf can parse (its sizes are int): files above it are
+// rejected before they are read.
+inline constexpr size_t kMaxInputBytes = static_cast<size_t>(INT32_MAX);
 std::shared_ptr<proto::Graph> read_graph(const std::string& path, Format format);
 
 // Serializes deterministically (maps sorted) to `path` ("-" = stdout is not
 // accepted here; the app handles it). Throws InputError on I/O failure.
 std::string serialize_message(const google::protobuf::Message& msg, Format format);
 void write_file_atomically(const std::string& path, std::string_view contents);
+// Several outputs of one run, all or nothing as far as the file system
+// allows: every file is first written to a temporary beside its target (any
+// failure removes them all and throws), then each is renamed into place.
+// Only a failing rename, after the first, can leave earlier files written.
+struct OutputFile {
+  std::string path;
+  std::string_view contents;
+};
+void write_files_atomically(const std::vector<OutputFile>& files);
 void write_message(const std::string& path, Format format, const google::protobuf::Message& msg);
 
 }  // namespace pt
