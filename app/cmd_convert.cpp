@@ -1,6 +1,5 @@
 // partition_tool convert IN OUT: re-encode a graph (pb <-> pbtxt <-> json),
 // validating it first so that a converted file is always a valid graph.
-#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -11,7 +10,6 @@
 
 #include "cli_common.h"
 #include "commands.h"
-#include "graph/errors.h"
 
 namespace pt::app {
 
@@ -22,22 +20,16 @@ struct ConvertOptions {
   std::string out;
   std::optional<std::string> input_format;
   std::optional<std::string> output_format;
+  ValidateOptions limits;
 };
-
-bool same_file(const std::string& a, const std::string& b) {
-  std::error_code ec;
-  return std::filesystem::equivalent(a, b, ec) && !ec;
-}
 
 int run_convert(const ConvertOptions& o) {
   const bool to_stdout = o.out == "-";
-  if (!to_stdout && same_file(o.in, o.out)) {
-    throw InputError(o.out + ": refusing to write over the input file " + o.in + " (choose another OUT)");
-  }
+  check_output_paths(o.in, {{"OUT", o.out}});
   // Resolve both formats before reading, so a bad OUT name fails fast.
   const Format out_format = to_stdout ? parse_format(o.output_format.value_or("json"))
                                       : resolve_format(o.out, o.output_format);
-  const Graph g = load_graph(o.in, o.input_format);
+  const Graph g = load_graph(o.in, o.input_format, o.limits);
   if (to_stdout) {
     std::cout << serialize_message(*g.message, out_format) << std::flush;
   } else {
@@ -60,6 +52,7 @@ Action add_convert_command(CLI::App& sub) {
   sub.add_option("--output-format", o->output_format,
                  "Format of OUT: pb, pbtxt or json (default: from its extension)")
       ->type_name("FORMAT");
+  add_max_nodes_option(sub, o->limits);
   sub.footer(
       "IN is read and validated first; nothing is written unless it is a valid graph.\n"
       "OUT is written atomically (a temporary file renamed into place) and must not\n"

@@ -31,13 +31,15 @@ struct FlowOptions {
   std::string dimacs;
   std::string config_path;
   std::vector<std::string> set_assignments;
+  ValidateOptions limits;
 };
 
 int run_flow(const FlowOptions& o) {
+  check_output_paths(o.input, {{"--dimacs", o.dimacs}});
   Settings settings;
   if (!o.config_path.empty()) apply_settings_file(o.config_path, settings);
   for (const auto& a : o.set_assignments) settings.set_assignment(a);
-  const Graph joint = load_graph(o.input, o.input_format);
+  const Graph joint = load_graph(o.input, o.input_format, o.limits);
   const PrepareResult prepared = prepare(joint, settings);
   const Graph& g = prepared.graph;
   const Classification c = classify(g);
@@ -81,6 +83,7 @@ Action add_flow_command(CLI::App& sub) {
       ->allow_extra_args(false)
       ->type_name("KEY=VALUE");
   sub.add_option("--config", o->config_path, "Settings file, as for the main command")->type_name("FILE");
+  add_max_nodes_option(sub, o->limits);
   sub.footer(
       "Writes the network of the first min-cut solve (with a memory budget, the\n"
       "cascade's first solve) as networkx holds it: only vertices that carry an arc,\n"

@@ -20,10 +20,11 @@ struct InspectOptions {
   std::optional<std::string> input_format;
   bool json = false;
   int top = 10;
+  ValidateOptions limits;
 };
 
 int run_inspect(const InspectOptions& o) {
-  const Graph g = load_graph(o.graph, o.input_format);
+  const Graph g = load_graph(o.graph, o.input_format, o.limits);
   const std::string format(format_name(resolve_format(o.graph, o.input_format)));
   const GraphSummary s = summarize(g, format, static_cast<size_t>(o.top));
   if (o.json) print_summary_json(std::cout, s);
@@ -43,6 +44,7 @@ Action add_inspect_command(CLI::App& sub) {
   sub.add_option("--top", o->top, "Rows in the op-packet and largest-tensor lists; 0 lists all (default 10)")
       ->check(CLI::Range(0, std::numeric_limits<int>::max()))
       ->type_name("N");
+  add_max_nodes_option(sub, o->limits);
   sub.footer(
       "Prints node counts by op kind, by target packet and by partitioner_tag (the\n"
       "forward/backward split), inputs by kind (primals, parameters, tangents, RNG\n"

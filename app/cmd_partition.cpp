@@ -18,14 +18,14 @@
 namespace pt::app {
 
 int run_main_command(const MainOptions& o) {
-  LoadedGraph loaded = load_graph_file(o.input, o.input_format);
+  LoadedGraph loaded = load_graph_file(o.input, o.input_format, o.limits);
   spdlog::info("loaded {}: {} nodes", o.input, loaded.graph.size());
   const Graph& joint = loaded.graph;
   Partitioned p = partition_joint(joint, o.settings);
   const Graph& g = p.prepared.graph;
   const Extraction& e = p.result.extraction;
   spdlog::info("saved {} values, recomputed {} ops, cut value {}", e.fw_saved_outputs().size(),
-               e.recomputed.size(), p.result.solution.cut.value);
+               e.recomputed.size(), to_string(p.result.solution.cut.value));
 
   std::vector<StageTiming> timings = loaded.timings;
   timings.insert(timings.end(), p.timings.begin(), p.timings.end());
@@ -50,8 +50,10 @@ int run_main_command(const MainOptions& o) {
     json_report = json.str();
   }
 
-  if (!o.output.empty()) write_file_atomically(o.output, partition_bytes);
-  if (!o.report_json.empty() && o.report_json != "-") write_file_atomically(o.report_json, json_report);
+  std::vector<OutputFile> files;
+  if (!o.output.empty()) files.push_back({o.output, partition_bytes});
+  if (!o.report_json.empty() && o.report_json != "-") files.push_back({o.report_json, json_report});
+  write_files_atomically(files);
   if (o.report) std::cout << text_report;
   if (o.report_json == "-") std::cout << json_report;
   if (!o.report && o.report_json != "-") {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "graph/graph_io.h"
+#include "graph/validate.h"
 #include "partition/settings.h"
 
 namespace CLI {
@@ -28,6 +29,7 @@ struct MainOptions {
   std::string report_json;       // empty: none; "-": stdout
   std::string config_path;       // settings file, applied before --set
   std::vector<std::string> set_assignments;  // "key=value", in order
+  ValidateOptions limits;                    // --max-nodes
 
   // Filled by resolve_main_options.
   Format input_format = Format::Binary;
@@ -38,7 +40,8 @@ struct MainOptions {
 // Declares the main command's options on the root app.
 void add_main_options(CLI::App& app, MainOptions& o);
 
-// After parsing: resolves the formats, refuses an output that is the input,
+// After parsing: resolves the formats, refuses an output that is the input
+// or another output,
 // applies the settings file and then every --set in order. Throws InputError
 // or SettingsError.
 void resolve_main_options(MainOptions& o);

@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include <CLI/CLI.hpp>
+#include <google/protobuf/stubs/logging.h>
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
 
@@ -61,11 +62,18 @@ spdlog::level::level_enum log_level(int verbose, bool quiet) {
   }
 }
 
+// Protobuf's own log lines (a parser's note about bad UTF-8, ...) go to our
+// log at debug level: the error they lead to is reported once, on one line.
+void protobuf_log(google::protobuf::LogLevel, const char* file, int line, const std::string& message) {
+  spdlog::debug("protobuf {}:{}: {}", file, line, message);
+}
+
 void set_up_logging() {
   auto logger = spdlog::stderr_logger_st("partition_tool");
   logger->set_pattern("partition_tool: %l: %v");
   logger->set_level(spdlog::level::warn);
   spdlog::set_default_logger(logger);
+  google::protobuf::SetLogHandler(protobuf_log);
 }
 
 struct Registered {

@@ -1,5 +1,4 @@
 // Option parsing of the main command (see cmd_partition.h).
-#include <filesystem>
 
 #include <CLI/CLI.hpp>
 
@@ -41,6 +40,7 @@ void add_main_options(CLI::App& app, MainOptions& o) {
   app.add_option("--config", o.config_path,
                  "Settings file: one 'key = value' per line, keys as for --set, '#' comments")
       ->type_name("FILE");
+  add_max_nodes_option(app, o.limits);
   app.footer(
       "Subcommands have their own --help (partition_tool inspect --help).\n\n"
       "Settings keys (--set key=value, or 'key = value' lines in --config FILE):\n" +
@@ -57,13 +57,10 @@ void resolve_main_options(MainOptions& o) {
   o.input_format = resolve_format(o.input, o.input_format_name);
   if (!o.output.empty()) {
     o.output_format = resolve_format(o.output, o.output_format_name);
-    std::error_code ec;
-    if (std::filesystem::equivalent(o.input, o.output, ec) && !ec) {
-      throw InputError(o.output + ": refusing to write over the input file " + o.input);
-    }
   } else if (o.output_format_name) {
     throw InputError("--output-format is given but --output is not");
   }
+  check_output_paths(o.input, {{"--output", o.output}, {"--report-json", o.report_json}});
   if (!o.config_path.empty()) apply_settings_file(o.config_path, o.settings);
   for (const auto& a : o.set_assignments) o.settings.set_assignment(a);
 }
