@@ -152,6 +152,39 @@ CASES = [
      "not a valid JSON partition_tool.proto.Graph"),
     ("deeply_nested_list.pbtxt", "TEXT:nested", "not a valid text protobuf"),
     ("deeply_nested_list.pb", "BINARY:nested", "nested too deeply"),
+    # Adversarial cases (fuzzing-style): each still one line, exit 2.
+    ("huge_dim.json",
+     mutated(lambda g: node(g, "relu")["val"]["tensor"].update(shape=["9223372036854775807", 8])),
+     "node 'relu': val.tensor.shape describes a tensor of more than 2^62 bytes"),
+    ("dim_beyond_int64.json",
+     mutated(lambda g: node(g, "relu")["val"]["tensor"].update(shape=["9223372036854775808", 8])),
+     "not a valid JSON partition_tool.proto.Graph"),
+    ("nan_dim.json", mutated(lambda g: node(g, "relu")["val"]["tensor"].update(shape=["NaN", 8])),
+     "not a valid JSON partition_tool.proto.Graph"),
+    ("deeply_nested_tuple.pbtxt", "TEXT:nested_tuple", "not a valid text protobuf"),
+    ("nan_memory_budget.json", mutated(lambda g: node(g, "relu").update(memory_budget="NaN")),
+     "node 'relu': memory_budget = nan is outside [0, 1]"),
+    ("infinite_memory_budget.json", mutated(lambda g: node(g, "relu").update(memory_budget="Infinity")),
+     "node 'relu': memory_budget = inf is outside [0, 1]"),
+    ("duplicate_kwargs_key.json", "JSON:duplicate_kwargs", "Repeated map key: 'alpha' is already set"),
+    ("dangling_kwargs_reference.json",
+     mutated(lambda g: node(g, "le").update(kwargs={"out": {"node": "ghost"}})),
+     "node 'le': kwargs.out.node = 'ghost' refers to no node in the graph"),
+    ("enormous_op.json", mutated(lambda g: node(g, "relu").update(op="x" * 65536)),
+     "xxxxxxxx... (65536 bytes)' is not one of placeholder"),
+    ("zero_nodes.pbtxt", 'name: "g"\nnum_fwd_outputs: 0\n', "nodes is empty"),
+    ("only_output_node.json",
+     mutated(lambda g: g.update(nodes=[{"name": "output", "op": "output", "target": "output",
+                                        "args": [{"list": {"items": []}}]}], num_fwd_outputs=0,
+                                static_lifetime_input_indices=[])),
+     "nodes holds only the output node"),
+    ("most_negative_num_fwd_outputs.json", mutated(lambda g: g.update(num_fwd_outputs="-9223372036854775808")),
+     "num_fwd_outputs = -9223372036854775808 is outside the output list"),
+    ("negative_static_lifetime.json", mutated(lambda g: g.update(static_lifetime_input_indices=[-1])),
+     "static_lifetime_input_indices[0] = -1 is not the index of a primal input"),
+    ("newline_in_name.json", mutated(lambda g: node(g, "le").update(name="le\nfake: error")),
+     "nodes[3].name = 'le\\nfake: error' holds a control character"),
+    ("invalid_utf8_name.pb", "BINARY:invalid_utf8", "not a valid binary protobuf"),
 ]
 
 
@@ -191,6 +224,13 @@ def main():
             contents = pbtxt.replace("int: 0", nested_pbtxt(40), 1)
         elif contents == "BINARY:nested":
             contents = nested_binary(nested)
+        elif contents == "TEXT:nested_tuple":
+            contents = with_nested_tuple(pbtxt, 40)
+        elif contents == "JSON:duplicate_kwargs":
+            kw = mutated(lambda g: node(g, "le").update(kwargs={"alpha": {"int": 1}}))
+            contents = json.dumps(kw, indent=1).replace('"alpha": {', '"alpha": {"int": "2"}, "alpha": {', 1) + "\n"
+        elif contents == "BINARY:invalid_utf8":
+            contents = pb.replace(b"primals_1", b"primals\xff1", 1)
         if isinstance(contents, dict):
             contents = json.dumps(contents, indent=1) + "\n"
         mode = "wb" if isinstance(contents, bytes) else "w"
@@ -200,6 +240,15 @@ def main():
     with open(os.path.join(OUT, "expected.txt"), "w") as f:
         f.write("\n".join(expected) + "\n")
     print(f"make_malformed: wrote {len(CASES)} files and expected.txt to {OUT}")
+
+
+def with_nested_tuple(pbtxt, depth):
+    # The first node's val becomes `depth` tuples, each the only item of the
+    # one around it.
+    start = pbtxt.index("  val {\n")
+    end = pbtxt.index("\n  }\n", start) + len("\n  }\n")
+    value = "tuple { items { " * depth + 'opaque: "x"' + " } }" * depth
+    return pbtxt[:start] + "  val { " + value + " }\n" + pbtxt[end:]
 
 
 def nested_binary(graph):
