@@ -11,7 +11,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(cmake g++ ninja-build libcli11-dev liblemon-dev libglpk-dev libspdlog-dev libfmt-dev
-          libprotobuf-dev protobuf-compiler doctest-dev python3)
+          libprotobuf-dev protobuf-compiler doctest-dev python3
+          clang)  # clang: the libFuzzer targets (scripts/fuzz.sh, run by .ci/run)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -1,0 +1,96 @@
+#include "fuzz_pipeline.h"
+
+#include <array>
+#include <memory>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include <google/protobuf/stubs/logging.h>
+
+#include "graph/errors.h"
+#include "graph/validate.h"
+#include "partition/partition_message.h"
+#include "pipeline/pipeline.h"
+#include "report/report_json.h"
+#include "report/report_text.h"
+
+namespace pt::fuzz {
+
+namespace {
+
+// Settings variants, picked by a hash of the input so that a crash
+// reproduces from its file alone: the default, and the corpus settings that
+// reach other code (views, aggressive bans, no CSE, the budget cascade with
+// each knapsack solver but ILP, which is slow).
+constexpr std::array<std::string_view, 6> kVariants = {
+    "",
+    "recompute_views=true",
+    "aggressive_recomputation=true",
+    "cse=false",
+    "activation_memory_budget=0.5",
+    "activation_memory_budget=0.1;activation_memory_budget_solver=greedy",
+};
+
+Settings settings_for(const uint8_t* data, size_t size) {
+  uint32_t h = 2166136261u;  // FNV-1a
+  for (size_t i = 0; i < size; ++i) h = (h ^ data[i]) * 16777619u;
+  Settings s;
+  std::string_view spec = kVariants[h % kVariants.size()];
+  while (!spec.empty()) {
+    const size_t end = spec.find(';');
+    s.set_assignment(spec.substr(0, end));
+    spec = end == std::string_view::npos ? std::string_view() : spec.substr(end + 1);
+  }
+  return s;
+}
+
+// A partitioned graph the tool writes must itself be a valid graph.
+void check_valid_output(const proto::Graph& g, const char* which) {
+  try {
+    validate(std::make_shared<proto::Graph>(g), which);
+  } catch (const InputError& e) {
+    throw std::logic_error(std::string("the partition's ") + which + " graph does not validate: " + e.what());
+  }
+}
+
+void run(const uint8_t* data, size_t size, Format format) {
+  auto message = std::make_shared<proto::Graph>();
+  parse_message(std::string_view(reinterpret_cast<const char*>(data), size), format, "fuzz-input", message.get());
+  ValidateOptions limits;
+  limits.max_nodes = 100'000;
+  const Graph joint = validate(std::move(message), "fuzz-input", limits);
+  const Settings s = settings_for(data, size);
+  const Partitioned p = partition_joint(joint, s);
+
+  const proto::Partition out = partition_message(p.prepared.graph, p.result.classification, p.result.extraction, s);
+  for (Format f : {Format::Binary, Format::Text, Format::Json}) serialize_message(out, f);
+  std::ostringstream text;
+  write_report_text(text, joint, p, s);
+  std::ostringstream json;
+  write_report_json(json, joint, p, s, {});
+  check_valid_output(out.forward(), "forward");
+  check_valid_output(out.backward(), "backward");
+}
+
+}  // namespace
+
+void run_pipeline(const uint8_t* data, size_t size, Format format) {
+  try {
+    run(data, size, format);
+  } catch (const InputError&) {
+  } catch (const SettingsError&) {
+  } catch (const InfeasibleError&) {
+  }
+}
+
+}  // namespace pt::fuzz
+
+// Called once by libFuzzer before the first input. Protobuf logs parse
+// problems (bad UTF-8, ...) to stderr; the typed error says the same, so keep
+// the fuzzer's output to findings.
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  google::protobuf::SetLogHandler(nullptr);
+  return 0;
+}
