@@ -13,6 +13,8 @@
 #include "pipeline/pipeline.h"
 #include "report/human_units.h"
 #include "report/report_json.h"
+#include "report/report_markdown.h"
+#include "report/report_model.h"
 #include "report/report_text.h"
 
 namespace pt::app {
@@ -36,27 +38,30 @@ int run_main_command(const MainOptions& o) {
     partition_bytes = serialize_message(partition_message(g, p.result.classification, e, o.settings), *o.output_format);
     timer.mark("write", timings);
   }
-  std::string text_report;
-  if (o.report) {
-    std::ostringstream text;
-    write_report_text(text, joint, p, o.settings);
-    text_report = text.str();
-  }
+  // Reports are built once the timings they carry are known.
   timer.mark("report", timings);
-  std::string json_report;
-  if (!o.report_json.empty()) {
-    std::ostringstream json;
-    write_report_json(json, joint, p, o.settings, timings);
+  std::string text_report, json_report, md_report;
+  if (o.report || !o.report_json.empty() || !o.report_md.empty()) {
+    const ReportModel model = build_report({joint, p, o.settings, o.device, o.bandwidth, timings});
+    const TextReportOptions text_options{o.top};
+    std::ostringstream text, json, md;
+    if (o.report) write_report_text(text, model, text_options);
+    if (!o.report_json.empty()) write_report_json(json, model);
+    if (!o.report_md.empty()) write_report_markdown(md, model, text_options);
+    text_report = text.str();
     json_report = json.str();
+    md_report = md.str();
   }
 
   std::vector<OutputFile> files;
   if (!o.output.empty()) files.push_back({o.output, partition_bytes});
   if (!o.report_json.empty() && o.report_json != "-") files.push_back({o.report_json, json_report});
+  if (!o.report_md.empty() && o.report_md != "-") files.push_back({o.report_md, md_report});
   write_files_atomically(files);
   if (o.report) std::cout << text_report;
   if (o.report_json == "-") std::cout << json_report;
-  if (!o.report && o.report_json != "-") {
+  if (o.report_md == "-") std::cout << md_report;
+  if (!o.report && o.report_json != "-" && o.report_md != "-") {
     // A short summary when no report was asked for on stdout.
     uint64_t bytes = 0;
     for (NodeId id : e.fw_saved_outputs()) bytes += g[id].size_bytes;

@@ -12,6 +12,7 @@
 #include "graph/graph_io.h"
 #include "graph/validate.h"
 #include "partition/settings.h"
+#include "partition_args.h"
 
 namespace CLI {
 class App;
@@ -27,6 +28,9 @@ struct MainOptions {
   std::optional<std::string> output_format_name;
   bool report = false;           // text report on stdout
   std::string report_json;       // empty: none; "-": stdout
+  std::string report_md;         // empty: none; "-": stdout
+  size_t top = 15;               // rows per report list (0 = all)
+  ModelArgs model;               // --device, --bandwidth-option
   std::string config_path;       // settings file, applied before --set
   std::vector<std::string> set_assignments;  // "key=value", in order
   ValidateOptions limits;                    // --max-nodes
@@ -35,6 +39,8 @@ struct MainOptions {
   Format input_format = Format::Binary;
   std::optional<Format> output_format;  // set when output is
   Settings settings;
+  Device device;
+  BandwidthOptions bandwidth;
 };
 
 // Declares the main command's options on the root app.

@@ -26,5 +26,9 @@ Action add_inspect_command(CLI::App& sub);  // cmd_inspect.cpp
 Action add_convert_command(CLI::App& sub);  // cmd_convert.cpp
 Action add_generate_command(CLI::App& sub); // cmd_generate.cpp
 Action add_flow_command(CLI::App& sub);     // cmd_flow.cpp
+Action add_explain_command(CLI::App& sub);  // cmd_explain.cpp
+Action add_diff_command(CLI::App& sub);     // cmd_diff.cpp
+Action add_sweep_command(CLI::App& sub);    // cmd_sweep.cpp
+Action add_dot_command(CLI::App& sub);      // cmd_dot.cpp
 
 }  // namespace pt::app

@@ -34,6 +34,13 @@ constexpr Command kCommands[] = {
      pt::app::add_generate_command},
     {"flow", "Write the flow network of the first min-cut solve in DIMACS max-flow format",
      pt::app::add_flow_command},
+    {"explain", "Explain why one node is saved, recomputed, banned, forward-only or backward-only",
+     pt::app::add_explain_command},
+    {"diff", "Compare two cuts (two settings, or two saved reports); exit 1 when they differ",
+     pt::app::add_diff_command},
+    {"sweep", "Partition once per value of one setting; one row per value, cut changes marked",
+     pt::app::add_sweep_command},
+    {"dot", "Draw the partition (or one node's neighbourhood) as Graphviz DOT", pt::app::add_dot_command},
 };
 
 constexpr int kExitOk = 0;

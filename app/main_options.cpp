@@ -33,6 +33,11 @@ void add_main_options(CLI::App& app, MainOptions& o) {
   app.add_flag("--report", o.report, "Print the human-readable report on stdout");
   app.add_option("--report-json", o.report_json, "Write the report as JSON to PATH ('-' for stdout)")
       ->type_name("PATH|-");
+  app.add_option("--report-md", o.report_md, "Write the report as Markdown to PATH ('-' for stdout), for CI comments")
+      ->type_name("PATH|-");
+  app.add_option("--top", o.top, "Rows per list in the text and Markdown reports; 0 shows all (default 15)")
+      ->type_name("N");
+  add_model_options(app, o.model);
   app.add_option("--set", o.set_assignments,
                  "Set one partitioner setting, key=value (repeatable; applied after --config)")
       ->allow_extra_args(false)
@@ -50,7 +55,8 @@ void add_main_options(CLI::App& app, MainOptions& o) {
       "finite cut); 4 internal error.\n\n"
       "Examples:\n"
       "  partition_tool --input sample_graphs/linear_ce.pb --report\n"
-      "  partition_tool --input g.json --output p.pb --set dist_from_bw_base=1.2 --report-json -");
+      "  partition_tool --input g.json --output p.pb --set dist_from_bw_base=1.2 --report-json -\n"
+      "  partition_tool --input g.pb --report --device a100 --top 0 --report-md report.md");
 }
 
 void resolve_main_options(MainOptions& o) {
@@ -60,9 +66,11 @@ void resolve_main_options(MainOptions& o) {
   } else if (o.output_format_name) {
     throw InputError("--output-format is given but --output is not");
   }
-  check_output_paths(o.input, {{"--output", o.output}, {"--report-json", o.report_json}});
+  check_output_paths(o.input, {{"--output", o.output}, {"--report-json", o.report_json}, {"--report-md", o.report_md}});
   if (!o.config_path.empty()) apply_settings_file(o.config_path, o.settings);
   for (const auto& a : o.set_assignments) o.settings.set_assignment(a);
+  o.device = o.model.resolve_device();
+  o.bandwidth = o.model.resolve_options();
 }
 
 }  // namespace pt::app

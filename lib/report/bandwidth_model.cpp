@@ -203,7 +203,9 @@ class PassCoster {
 PassEstimate estimate_pass(const Graph& g, const Subgraph& pass, const std::vector<NodeId>& outputs,
                            const OpClasses& ops, const Device& device, const BandwidthOptions& o) {
   const FusionGroups f = group_kernels(g, pass, outputs, ops, o);
-  return PassCoster(g, pass, f, ops, device, o).run();
+  PassEstimate out = PassCoster(g, pass, f, ops, device, o).run();
+  out.stored = f.stored;
+  return out;
 }
 
 BandwidthEstimate estimate_bandwidth(const Graph& prepared, const PartitionResult& r, const OpClasses& ops,

@@ -56,6 +56,7 @@ struct PassEstimate {
   uint64_t flops = 0;
   double seconds = 0;
   std::vector<KernelEstimate> kernels;  // those that store something or run a non-fusible op
+  std::vector<bool> stored;             // per joint node: written to memory (peak_memory.h's Materialized)
 
   uint64_t bytes() const { return bytes_loaded + bytes_stored; }
 };

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace pt {
 
@@ -13,5 +14,22 @@ std::string human_bytes(uint64_t bytes);
 std::string human_bytes_delta(int64_t bytes);
 // Seconds as "1.23 ms", "45.6 us", "2.10 s".
 std::string human_seconds(double seconds);
+// The shortest text that reads back as the same double: 1.1, not 1.1000000000000001.
+std::string shortest_number(double v);
+// Signed seconds: "+1.37 ms", "-45.6 us", "0 s".
+std::string human_seconds_delta(double seconds);
+// FLOPs as "2.53 TFLOP", "512 FLOP".
+std::string human_flops(uint64_t flops);
+// A shape as "[32768,50257]"; "[]" for a scalar.
+std::string shape_text(const std::vector<int64_t>& shape);
+// `text` cut at word boundaries into lines of at most `width` columns, the
+// first starting with `first_indent`, the others with `indent`; each line
+// ends with '\n'. A word longer than a line stands on its own line.
+std::string wrap_text(const std::string& text, size_t width, const std::string& first_indent,
+                      const std::string& indent);
+// `s` cut to `width` columns: the end replaced by '~' when too long.
+std::string fit_right(const std::string& s, size_t width);
+// `s` cut to `width` columns keeping its end ("~h[0].attn"), for module paths.
+std::string fit_left(const std::string& s, size_t width);
 
 }  // namespace pt

@@ -2,6 +2,9 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+
+#include "report/human_units.h"
 
 namespace pt {
 
@@ -82,9 +85,12 @@ void JsonWriter::value(double v) {
     out_ << "null";
     return;
   }
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.17g", v);
-  out_ << buf;
+  out_ << shortest_number(v);  // 1.2, not 1.1999999999999999
+}
+
+void JsonWriter::null_value() {
+  before_value();
+  out_ << "null";
 }
 
 std::string JsonWriter::quoted(std::string_view s) {

@@ -29,6 +29,7 @@ class JsonWriter {
   void value(int v) { value(static_cast<int64_t>(v)); }
   void value(bool v);
   void value(double v);
+  void null_value();
 
   template <typename T>
   void field(std::string_view k, const T& v) {

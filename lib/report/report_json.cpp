@@ -1,87 +1,186 @@
 #include "report/report_json.h"
 
-#include "partition/ban_reason.h"
 #include "report/json_writer.h"
 
 namespace pt {
 
 namespace {
 
-void name_list(JsonWriter& w, std::string_view key, const Graph& g, const std::vector<NodeId>& ids) {
+// Cut values are integers; exact as JSON integers while they fit 64 bits.
+void integral(JsonWriter& w, double v) {
+  if (v >= -9.2e18 && v <= 9.2e18 && v == static_cast<double>(static_cast<int64_t>(v))) {
+    w.value(static_cast<int64_t>(v));
+  } else {
+    w.value(v);
+  }
+}
+
+void string_list(JsonWriter& w, std::string_view key, const std::vector<std::string>& items) {
   w.key(key);
   w.begin_array();
-  for (NodeId id : ids) w.value(g[id].name);
+  for (const auto& s : items) w.value(s);
   w.end_array();
 }
 
-uint64_t total_bytes(const Graph& g, const std::vector<NodeId>& ids) {
-  uint64_t total = 0;
-  for (NodeId id : ids) total += g[id].size_bytes;
-  return total;
+void pairs_object(JsonWriter& w, std::string_view key, const std::vector<std::pair<std::string, std::string>>& items) {
+  w.key(key);
+  w.begin_object();
+  for (const auto& [k, v] : items) w.field(k, v);
+  w.end_object();
+}
+
+void value_set(JsonWriter& w, std::string_view key, const ValueSet& v) {
+  w.key(key);
+  w.begin_object();
+  w.field("count", v.count);
+  w.field("bytes", v.bytes);
+  w.end_object();
+}
+
+void saved_rows(JsonWriter& w, const std::vector<SavedRow>& rows) {
+  w.key("saved");
+  w.begin_array();
+  for (const auto& r : rows) {
+    w.begin_object();
+    w.field("name", r.name);
+    w.field("bytes", r.bytes);
+    w.field("dtype", r.dtype);
+    w.key("shape");
+    w.begin_array();
+    for (int64_t d : r.shape) w.value(d);
+    w.end_array();
+    w.field("module_path", r.module_path);
+    w.field("reason", r.reason.text);
+    w.field("reason_code", r.reason.code);
+    w.field("setting", r.reason.setting);
+    w.end_object();
+  }
+  w.end_array();
+}
+
+void count_rows(JsonWriter& w, std::string_view key, std::string_view what, const std::vector<CountRow>& rows) {
+  w.key(key);
+  w.begin_array();
+  for (const auto& r : rows) {
+    w.begin_object();
+    w.field(what, r.what);
+    w.field("count", r.count);
+    if (what == "reason") w.field("setting", r.setting);
+    w.end_object();
+  }
+  w.end_array();
+}
+
+void settings(JsonWriter& w, const std::vector<SettingValue>& values) {
+  w.key("settings");
+  w.begin_object();
+  for (const auto& s : values) {
+    w.key(s.key);
+    switch (s.kind) {
+      case SettingValue::Kind::Bool: w.value(s.boolean); break;
+      case SettingValue::Kind::Number: w.value(s.number); break;
+      case SettingValue::Kind::Text: w.value(s.text); break;
+    }
+  }
+  w.end_object();
+}
+
+void pass(JsonWriter& w, std::string_view key, const PassEstimate& p) {
+  w.key(key);
+  w.begin_object();
+  w.field("bytes_loaded", p.bytes_loaded);
+  w.field("bytes_stored", p.bytes_stored);
+  w.field("flops", p.flops);
+  w.field("seconds", p.seconds);
+  w.field("kernels", static_cast<int64_t>(p.kernels.size()));
+  w.end_object();
+}
+
+void bandwidth(JsonWriter& w, const BandwidthEstimate& b) {
+  w.key("bandwidth");
+  w.begin_object();
+  w.key("device");
+  w.begin_object();
+  w.field("name", b.device.name);
+  w.field("bytes_per_second", b.device.bytes_per_second);
+  w.field("flops_per_second", b.device.flops_per_second);
+  w.end_object();
+  pass(w, "forward", b.forward);
+  pass(w, "backward", b.backward);
+  w.end_object();
+}
+
+// Peak memory (budget/peak_memory.h); null when it was not computed.
+void memory(JsonWriter& w, const std::optional<PeakMemory>& m) {
+  w.key("memory");
+  if (!m) {
+    w.null_value();
+    return;
+  }
+  w.begin_object();
+  w.field("peak_bytes", m->peak_bytes);
+  w.field("peak_at", m->peak_at);
+  w.field("peak_pass", m->peak_pass);
+  w.field("forward_peak_bytes", m->forward_peak_bytes);
+  w.field("backward_peak_bytes", m->backward_peak_bytes);
+  w.field("saved_bytes", m->saved_bytes);
+  w.field("input_bytes", m->input_bytes);
+  w.end_object();
 }
 
 }  // namespace
 
-void write_report_json(std::ostream& out, const Graph& joint, const Partitioned& p, const Settings& s,
-                       const std::vector<StageTiming>& timings) {
-  const Graph& g = p.prepared.graph;
-  const PartitionResult& r = p.result;
-  const Extraction& e = r.extraction;
+void write_report_json(std::ostream& out, const ReportModel& m) {
   JsonWriter w(out);
   w.begin_object();
-  w.field("graph", joint.message->name());
-  w.field("source", joint.source);
+  w.field("graph", m.graph);
+  w.field("source", m.source);
   w.key("nodes");
   w.begin_object();
-  w.field("input", static_cast<int64_t>(joint.size()));
-  w.field("after_prepare", static_cast<int64_t>(g.size()));
-  w.field("dead", static_cast<int64_t>(p.prepared.dead.size()));
-  w.field("cse_merged", static_cast<int64_t>(p.prepared.merged.size()));
+  w.field("input", m.nodes_input);
+  w.field("after_prepare", m.nodes_after_prepare);
+  w.field("dead", m.nodes_dead);
+  w.field("cse_merged", m.nodes_cse_merged);
   w.end_object();
 
-  name_list(w, "saved_values", g, e.saved_values);
-  name_list(w, "saved_sym_nodes", g, e.saved_sym_nodes);
-  w.field("saved_bytes", total_bytes(g, e.fw_saved_outputs()));
-  name_list(w, "recomputed", g, e.recomputed);
-  name_list(w, "dropped", g, e.dropped);
-  w.key("banned");
+  string_list(w, "saved_values", m.saved_values);
+  string_list(w, "saved_sym_nodes", m.saved_sym_nodes);
+  w.field("saved_bytes", m.saved_bytes);
+  saved_rows(w, m.saved);
+  w.key("extremes");
   w.begin_object();
-  for (NodeId id = 0; id < g.size(); ++id) {
-    if (r.solution.network.banned[id] != BanReason::None) {
-      w.field(g[id].name, ban_reason_detail(r.solution.network.banned[id]));
-    }
-  }
+  value_set(w, "save_all_read", m.save_all_read);
+  value_set(w, "inputs_only", m.inputs_only);
   w.end_object();
-  w.key("must_save_tags");
-  w.begin_object();
-  for (const auto& [name, why] : p.prepared.must_save) w.field(name, why);
-  w.end_object();
-  // Exact while it fits 64 bits (always with default settings).
-  if (fits_int64(r.solution.cut.value)) w.field("cut_value", static_cast<int64_t>(r.solution.cut.value));
-  else w.field("cut_value", to_double(r.solution.cut.value));
+  string_list(w, "recomputed", m.recomputed);
+  count_rows(w, "recomputed_by_op", "op", m.recomputed_by_op);
+  string_list(w, "dropped", m.dropped);
+  pairs_object(w, "banned", m.banned);
+  count_rows(w, "bans_by_reason", "reason", m.bans_by_reason);
+  pairs_object(w, "must_save_tags", m.must_save_tags);
+
+  w.key("cut_value");
+  integral(w, m.cut_value_number);
+  w.field("cut_value_exact", m.cut_value);
   w.key("solves");
   w.begin_array();
-  for (Capacity v : r.cut_values) {
-    if (fits_int64(v)) w.value(static_cast<int64_t>(v));
-    else w.value(to_double(v));
-  }
+  for (double v : m.solves) integral(w, v);
   w.end_array();
   w.key("flow_network");
   w.begin_object();
-  w.field("vertices", r.solution.network.used_vertex_count());
-  w.field("arcs", r.solution.network.distinct_arc_count());
+  w.field("vertices", m.flow_vertices);
+  w.field("arcs", m.flow_arcs);
   w.end_object();
-  w.key("settings");
-  w.begin_object();
-  for (const auto& [k, v] : s.to_map()) w.field(k, v);
-  w.end_object();
-  w.key("settings_changed");
-  w.begin_array();
-  for (const auto& k : s.changed_keys()) w.value(k);
-  w.end_array();
+  w.field("default_partition", m.default_partition);
+  w.field("budget_stage", m.budget_stage);
+
+  settings(w, m.settings);
+  string_list(w, "settings_changed", m.settings_changed);
+  bandwidth(w, m.bandwidth);
+  memory(w, m.memory);
   w.key("timings");
   w.begin_object();
-  for (const auto& t : timings) w.field(t.stage, t.seconds);
+  for (const auto& t : m.timings) w.field(t.stage, t.seconds);
   w.end_object();
   w.end_object();
   out << "\n";

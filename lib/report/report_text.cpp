@@ -2,139 +2,153 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <map>
 #include <string>
 
-#include "partition/ban_reason.h"
 #include "report/human_units.h"
 
 namespace pt {
 
 namespace {
 
-std::string fit(std::string s, size_t width) {
-  if (s.size() <= width) return s;
-  return s.substr(0, width - 1) + "~";
+// printf into a string (report lines are short).
+template <typename... Args>
+std::string format(const char* fmt, Args... args) {
+  char line[512];
+  std::snprintf(line, sizeof line, fmt, args...);
+  return line;
 }
 
-std::string shape_text(const Graph& g, NodeId id) {
-  const auto& pn = g.proto_node(id);
-  if (!pn.has_val()) return "-";
-  if (pn.val().has_sym()) return "sym " + pn.val().sym().expr();
-  if (!pn.val().has_tensor()) return "-";
-  std::string out = "[";
-  const auto& t = pn.val().tensor();
-  for (int i = 0; i < t.shape_size(); ++i) out += (i ? "," : "") + std::to_string(t.shape(i));
-  return out + "] " + t.dtype();
+size_t shown_rows(size_t total, size_t top) { return top == 0 ? total : std::min(top, total); }
+
+std::string hidden_note(size_t shown, size_t total) {
+  if (shown >= total) return "";
+  return format("  ... %zu more not shown (--top 0 shows all)\n", total - shown);
 }
 
-uint64_t total_bytes(const Graph& g, const std::vector<NodeId>& ids) {
-  uint64_t total = 0;
-  for (NodeId id : ids) total += g[id].size_bytes;
-  return total;
+std::string heading(const std::string& title, size_t shown, size_t total) {
+  if (shown >= total) return title + "\n";
+  return title + " (largest " + std::to_string(shown) + " of " + std::to_string(total) + ")\n";
 }
 
-std::string saved_reason(const Graph& g, const PartitionResult& r, NodeId id) {
-  const Node& n = g[id];
-  if (n.input_kind == InputKind::Primal) {
-    return g.static_lifetime[id] ? "parameter (free to save)" : "graph input";
+std::string pass_line(const char* label, const PassEstimate& p) {
+  std::string s = format("  %-14s %9s moved (%s loaded, %s stored)", label, human_bytes(p.bytes()).c_str(),
+                         human_bytes(p.bytes_loaded).c_str(), human_bytes(p.bytes_stored).c_str());
+  if (p.flops > 0) s += ", " + human_flops(p.flops);
+  return s + ": " + human_seconds(p.seconds) + "\n";
+}
+
+// "dist_from_bw_base=1.2, recompute_views=true", or "PyTorch 2.11 defaults".
+std::string changed_settings_text(const ReportModel& m) {
+  std::string out;
+  for (const auto& k : m.settings_changed) {
+    const auto it = std::find_if(m.settings.begin(), m.settings.end(), [&](const SettingValue& s) { return s.key == k; });
+    out += (out.empty() ? "" : ", ") + k + (it != m.settings.end() ? "=" + it->text : " (edited)");
   }
-  if (n.value_kind == ValueKind::Sym) return "symbolic size";
-  const BanReason why = r.solution.network.banned[id];
-  if (why != BanReason::None) return std::string(ban_reason_detail(why));
-  return "cheaper to save than to recompute";
+  return out.empty() ? "PyTorch 2.11 defaults" : out;
+}
+
+void write_summary(std::ostream& out, const ReportModel& m) {
+  out << "Summary\n";
+  out << format("  %-14s %zu values, %s\n", "saved", m.saved.size(), human_bytes(m.saved_bytes).c_str());
+  out << format("  %-14s saving everything the backward reads: %lld values, %s\n", "",
+                static_cast<long long>(m.save_all_read.count), human_bytes(m.save_all_read.bytes).c_str());
+  out << format("  %-14s saving only the inputs: %lld values, %s\n", "",
+                static_cast<long long>(m.inputs_only.count), human_bytes(m.inputs_only.bytes).c_str());
+  out << format("  %-14s %zu ops run again in the backward\n", "recomputed", m.recomputed.size());
+  if (!m.dropped.empty()) {
+    out << format("  %-14s %zu values the cut chose but the backward never reads\n", "dropped", m.dropped.size());
+  }
+  const Device& d = m.bandwidth.device;
+  out << format("  %-14s on %s (%.4g TB/s, %.4g TFLOP/s), bandwidth model:\n", "traffic", d.name.c_str(),
+                d.bytes_per_second / 1e12, d.flops_per_second / 1e12);
+  out << pass_line("  forward", m.bandwidth.forward);
+  out << pass_line("  backward", m.bandwidth.backward);
+  if (m.memory) {
+    out << format("  %-14s %s at %s (%s)\n", "peak memory", human_bytes(m.memory->peak_bytes).c_str(),
+                  m.memory->peak_at.c_str(), m.memory->peak_pass.c_str());
+  }
+  std::string cut = format("  %-14s %s (%zu solve%s", "cut value", m.cut_value.c_str(), m.solves.size(),
+                           m.solves.size() == 1 ? "" : "s");
+  if (!m.budget_stage.empty()) cut += ", memory budget: " + m.budget_stage;
+  if (m.default_partition) cut += ", default partition: nothing reads a tangent";
+  out << cut << ")\n";
+}
+
+// Dynamo writes every module path from the root module's local name
+// (L['self'].blocks.0.fc); the table drops that common prefix to fit.
+std::string short_module(const std::string& path) {
+  if (path.empty()) return "-";
+  const auto end = path.find("'].");
+  if (path.rfind("L['", 0) == 0 && end != std::string::npos) return path.substr(end + 3);
+  return path;
+}
+
+void write_saved(std::ostream& out, const ReportModel& m, size_t top) {
+  std::vector<const SavedRow*> rows;
+  for (const auto& r : m.saved) rows.push_back(&r);
+  std::stable_sort(rows.begin(), rows.end(), [](const SavedRow* a, const SavedRow* b) { return a->bytes > b->bytes; });
+  const size_t shown = shown_rows(rows.size(), top);
+  out << "\n" << heading("Largest saved values", shown, rows.size());
+  // 2 + 24 + 1 + 8 + 1 + 8 + 1 + 14 + 1 + 16 + 1 + 23 = 100 columns.
+  out << format("  %-24s %8s %-8s %-14s %-16s %s\n", "name", "size", "dtype", "shape", "module", "why saved");
+  for (size_t i = 0; i < shown; ++i) {
+    const SavedRow& r = *rows[i];
+    out << format("  %-24s %8s %-8s %-14s %-16s %s\n", fit_right(r.name, 24).c_str(), human_bytes(r.bytes).c_str(),
+                  fit_right(r.dtype, 8).c_str(), fit_right(shape_text(r.shape), 14).c_str(),
+                  fit_left(short_module(r.module_path), 16).c_str(), fit_right(r.reason.label, 23).c_str());
+  }
+  out << hidden_note(shown, rows.size());
+}
+
+void write_counts(std::ostream& out, const std::string& title, const char* what, const std::vector<CountRow>& rows,
+                  size_t top, bool with_setting) {
+  if (rows.empty()) return;
+  const size_t shown = shown_rows(rows.size(), top);
+  out << "\n" << (shown < rows.size() ? title + " (" + std::to_string(shown) + " of " + std::to_string(rows.size()) +
+                                            " kinds)\n"
+                                      : title + "\n");
+  if (with_setting) out << format("  %-50s %7s  %s\n", what, "count", "turned off by");
+  else out << format("  %-50s %7s\n", what, "count");
+  for (size_t i = 0; i < shown; ++i) {
+    const CountRow& r = rows[i];
+    std::string line = format("  %-50s %7lld", fit_right(r.what, 50).c_str(), static_cast<long long>(r.count));
+    if (with_setting) line += "  " + fit_right(r.setting.empty() ? "(always on)" : r.setting, 38);
+    out << line << "\n";
+  }
+  out << hidden_note(shown, rows.size());
+}
+
+void write_settings(std::ostream& out, const ReportModel& m) {
+  out << "\nSettings that differ from the defaults\n";
+  bool any = false;
+  for (const auto& s : m.settings) {
+    if (!s.changed) continue;
+    any = true;
+    out << format("  %-40s %-20s (default %s)\n", s.key.c_str(), s.text.c_str(), s.default_text.c_str());
+  }
+  for (const auto& k : m.settings_changed) {
+    const bool scalar = std::any_of(m.settings.begin(), m.settings.end(), [&](const SettingValue& s) { return s.key == k; });
+    if (scalar) continue;
+    any = true;
+    out << format("  %-40s edited (default: PyTorch 2.11's list)\n", k.c_str());
+  }
+  if (!any) out << "  none: PyTorch 2.11 defaults\n";
 }
 
 }  // namespace
 
-void write_report_text(std::ostream& out, const Graph& joint, const Partitioned& p, const Settings& s,
-                       const TextReportOptions& options) {
-  const Graph& g = p.prepared.graph;
-  const PartitionResult& r = p.result;
-  const Extraction& e = r.extraction;
-  char line[256];
-
-  out << "partition_tool report: " << joint.message->name() << " (" << joint.source << ")\n";
-  std::snprintf(line, sizeof line, "  nodes: %d in the joint graph, %d after dead-code elimination and CSE\n",
-                joint.size(), g.size());
-  out << line;
-  const auto changed = s.changed_keys();
-  const auto values = s.to_map();
-  out << "  settings: ";
-  if (changed.empty()) out << "PyTorch 2.11 defaults";
-  for (size_t i = 0; i < changed.size(); ++i) {
-    auto it = values.find(changed[i]);
-    out << (i ? ", " : "") << changed[i] << (it != values.end() ? "=" + it->second : " (edited)");
-  }
-  out << "\n\n";
-
-  // What the backward would read if everything it reads were saved.
-  std::vector<NodeId> all_read;
-  for (NodeId id = 0; id < g.size(); ++id) {
-    if (!r.classification.required_fw[id]) continue;
-    for (NodeId u : g.users[id]) {
-      if (!r.classification.required_fw[u] && g[u].op != OpKind::Output) {
-        all_read.push_back(id);
-        break;
-      }
-    }
-  }
-  const auto saved = e.fw_saved_outputs();
-  out << "Summary\n";
-  std::snprintf(line, sizeof line, "  saved        %zu values, %s (saving everything the backward reads: %zu values, %s;\n",
-                saved.size(), human_bytes(total_bytes(g, saved)).c_str(), all_read.size(),
-                human_bytes(total_bytes(g, all_read)).c_str());
-  out << line;
-  std::snprintf(line, sizeof line, "               saving only the inputs: %s)\n",
-                human_bytes(total_bytes(g, r.classification.inputs)).c_str());
-  out << line;
-  std::snprintf(line, sizeof line, "  recomputed   %zu ops run again in the backward\n", e.recomputed.size());
-  out << line;
-  std::snprintf(line, sizeof line, "  cut value    %s (%zu solve%s)\n", to_string(r.solution.cut.value).c_str(),
-                r.cut_values.size(), r.cut_values.size() == 1 ? "" : "s");
-  out << line;
-  if (!e.dropped.empty()) {
-    std::snprintf(line, sizeof line, "  dropped      %zu chosen values the backward never reads\n", e.dropped.size());
-    out << line;
-  }
-
-  std::vector<NodeId> by_size = saved;
-  std::stable_sort(by_size.begin(), by_size.end(),
-                   [&](NodeId a, NodeId b) { return g[a].size_bytes > g[b].size_bytes; });
-  const size_t rows = options.top == 0 ? by_size.size() : std::min(options.top, by_size.size());
-  out << "\nLargest saved values";
-  if (rows < by_size.size()) out << " (" << rows << " of " << by_size.size() << ")";
-  out << "\n";
-  std::snprintf(line, sizeof line, "  %-28s %9s  %-24s %-34s\n", "name", "size", "shape dtype", "why saved");
-  out << line;
-  for (size_t i = 0; i < rows; ++i) {
-    const NodeId id = by_size[i];
-    std::snprintf(line, sizeof line, "  %-28s %9s  %-24s %-34s\n", fit(g[id].name, 28).c_str(),
-                  human_bytes(g[id].size_bytes).c_str(), fit(shape_text(g, id), 24).c_str(),
-                  fit(saved_reason(g, r, id), 34).c_str());
-    out << line;
-  }
-
-  std::map<std::string, int> recomputed_by_op;
-  for (NodeId id : e.recomputed) ++recomputed_by_op[g[id].packet];
-  if (!recomputed_by_op.empty()) {
-    out << "\nRecomputed ops by kind\n";
-    for (const auto& [op, count] : recomputed_by_op) {
-      std::snprintf(line, sizeof line, "  %-40s %6d\n", fit(op, 40).c_str(), count);
-      out << line;
-    }
-  }
-  std::map<std::string, int> bans;
-  for (NodeId id = 0; id < g.size(); ++id) {
-    if (r.solution.network.banned[id] != BanReason::None) ++bans[std::string(ban_reason_detail(r.solution.network.banned[id]))];
-  }
-  if (!bans.empty()) {
-    out << "\nRecomputation bans by reason\n";
-    for (const auto& [why, count] : bans) {
-      std::snprintf(line, sizeof line, "  %-60s %6d\n", fit(why, 60).c_str(), count);
-      out << line;
-    }
-  }
+void write_report_text(std::ostream& out, const ReportModel& m, const TextReportOptions& options) {
+  out << "partition_tool report: " << m.graph << " (" << m.source << ")\n";
+  out << format("  %lld nodes in the joint graph, %lld after dead-code elimination (%lld removed) and CSE "
+                "(%lld merged)\n",
+                static_cast<long long>(m.nodes_input), static_cast<long long>(m.nodes_after_prepare),
+                static_cast<long long>(m.nodes_dead), static_cast<long long>(m.nodes_cse_merged));
+  out << wrap_text("settings: " + changed_settings_text(m), 100, "  ", "            ") << "\n";
+  write_summary(out, m);
+  write_saved(out, m, options.top);
+  write_counts(out, "Recomputed ops by kind", "op", m.recomputed_by_op, options.top, false);
+  write_counts(out, "Recomputation bans by reason", "reason", m.bans_by_reason, options.top, true);
+  write_settings(out, m);
 }
 
 }  // namespace pt

@@ -1,22 +1,22 @@
-// The human-readable report of one partition (`--report`): a summary first,
-// then the largest saved values with the reason each is saved, the
-// recomputed ops by kind, the bans by reason and the changed settings.
-// Lines fit 100 columns.
+// The human-readable report of one partition (`--report`): a summary first
+// (saved values against the two extremes, recomputed ops, the bandwidth
+// model's traffic and time, peak memory), then the largest saved values with
+// the reason each is saved, the recomputed ops by kind, the bans by reason
+// and the settings that differ from the defaults. Lines fit 100 columns;
+// every cut-off list says how many rows it hides.
 #pragma once
 
+#include <cstddef>
 #include <ostream>
 
-#include "graph/graph.h"
-#include "partition/settings.h"
-#include "pipeline/pipeline.h"
+#include "report/report_model.h"
 
 namespace pt {
 
 struct TextReportOptions {
-  size_t top = 15;  // rows of the largest-saved-values table (0 = all)
+  size_t top = 15;  // rows per list (0 = all)
 };
 
-void write_report_text(std::ostream& out, const Graph& joint, const Partitioned& p, const Settings& s,
-                       const TextReportOptions& options = {});
+void write_report_text(std::ostream& out, const ReportModel& m, const TextReportOptions& options = {});
 
 }  // namespace pt

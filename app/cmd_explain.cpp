@@ -1,0 +1,59 @@
+// partition_tool explain --input G --node NAME: why one node is saved,
+// recomputed, banned, forward-only or backward-only.
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "commands.h"
+#include "partition_args.h"
+#include "pipeline/pipeline.h"
+#include "report/explain.h"
+
+namespace pt::app {
+
+namespace {
+
+struct ExplainOptions {
+  InputArgs input;
+  std::string node;
+  SettingsArgs settings;
+  bool json = false;
+};
+
+int run_explain(const ExplainOptions& o) {
+  const Settings settings = o.settings.resolve();
+  const LoadedGraph loaded = o.input.load();
+  const Partitioned p = partition_joint(loaded.graph, settings);
+  const Explanation x = explain_node(loaded.graph, p, settings, o.node);
+  if (o.json) write_explanation_json(std::cout, x);
+  else write_explanation_text(std::cout, x);
+  return 0;
+}
+
+}  // namespace
+
+Action add_explain_command(CLI::App& sub) {
+  auto o = std::make_shared<ExplainOptions>();
+  add_input_options(sub, o->input);
+  sub.add_option("-n,--node", o->node, "The node to explain (its name in the joint graph)")
+      ->required()
+      ->type_name("NAME");
+  add_settings_options(sub, o->settings);
+  sub.add_flag("--json", o->json, "Print the explanation as JSON (node, status, summary, facts[])");
+  sub.footer(
+      "Partitions the graph under the given settings, then explains one node as a chain\n"
+      "of facts: its status (saved, recomputed, forward-only, backward-only, or removed\n"
+      "or merged before partitioning), where it runs, the ban on recomputing it with the\n"
+      "rule's numbers and the setting that lifts it, the capacity of its X_in -> X_out\n"
+      "edge (what saving it costs: size x dist_from_bw_base^distance), its distance from\n"
+      "the backward, and the path to the backward node that reads it.\n\n"
+      "Examples:\n"
+      "  partition_tool explain --input sample_graphs/linear_ce.pb --node amax\n"
+      "  partition_tool explain -i sample_graphs/linear_ce.pb -n convert_element_type_3 \\\n"
+      "      --set dist_from_bw_base=1.2");
+  return [o] { return run_explain(*o); };
+}
+
+}  // namespace pt::app

@@ -1,0 +1,129 @@
+#include "report/cut_summary.h"
+
+#include <google/protobuf/struct.pb.h>
+#include <google/protobuf/util/json_util.h>
+
+#include "graph/errors.h"
+
+namespace pt {
+
+namespace {
+
+using google::protobuf::Struct;
+using google::protobuf::Value;
+
+class JsonReader {
+ public:
+  explicit JsonReader(std::string source) : source_(std::move(source)) {}
+
+  const Value& field(const Struct& s, const std::string& key, const std::string& path) const {
+    const auto it = s.fields().find(key);
+    if (it == s.fields().end()) fail(path + key, "is missing");
+    return it->second;
+  }
+  const Struct& object(const Struct& s, const std::string& key, const std::string& path = "") const {
+    const Value& v = field(s, key, path);
+    if (!v.has_struct_value()) fail(path + key, "is not an object");
+    return v.struct_value();
+  }
+  double number(const Struct& s, const std::string& key, const std::string& path = "") const {
+    const Value& v = field(s, key, path);
+    if (v.kind_case() != Value::kNumberValue) fail(path + key, "is not a number");
+    return v.number_value();
+  }
+  std::string text(const Struct& s, const std::string& key, const std::string& path = "") const {
+    const Value& v = field(s, key, path);
+    if (v.kind_case() != Value::kStringValue) fail(path + key, "is not a string");
+    return v.string_value();
+  }
+  std::vector<std::string> strings(const Struct& s, const std::string& key) const {
+    const Value& v = field(s, key, "");
+    if (!v.has_list_value()) fail(key, "is not a list");
+    std::vector<std::string> out;
+    for (const auto& item : v.list_value().values()) {
+      if (item.kind_case() != Value::kStringValue) fail(key, "holds a non-string");
+      out.push_back(item.string_value());
+    }
+    return out;
+  }
+  PassTotals pass(const Struct& bandwidth, const std::string& key) const {
+    const Struct& p = object(bandwidth, key, "bandwidth.");
+    const std::string path = "bandwidth." + key + ".";
+    PassTotals t;
+    t.bytes_loaded = static_cast<uint64_t>(number(p, "bytes_loaded", path));
+    t.bytes_stored = static_cast<uint64_t>(number(p, "bytes_stored", path));
+    t.flops = static_cast<uint64_t>(number(p, "flops", path));
+    t.seconds = number(p, "seconds", path);
+    return t;
+  }
+  [[noreturn]] void fail(const std::string& field, const std::string& what) const {
+    throw InputError(source_ + ": report field '" + field + "' " + what +
+                     " (expected a report written by partition_tool --report-json)");
+  }
+
+ private:
+  std::string source_;
+};
+
+}  // namespace
+
+CutSummary summarize_cut(const ReportModel& m, std::string label) {
+  CutSummary c;
+  c.label = std::move(label);
+  c.graph = m.graph;
+  for (const auto& s : m.settings) {
+    if (s.changed) c.settings.push_back(s.key + "=" + s.text);
+  }
+  for (const auto& row : m.saved) c.saved.emplace_back(row.name, row.bytes);
+  c.recomputed = m.recomputed;
+  c.saved_bytes = m.saved_bytes;
+  c.device = m.bandwidth.device.name;
+  const auto totals = [](const PassEstimate& p) { return PassTotals{p.bytes_loaded, p.bytes_stored, p.flops, p.seconds}; };
+  c.forward = totals(m.bandwidth.forward);
+  c.backward = totals(m.bandwidth.backward);
+  if (m.memory) c.peak_bytes = m.memory->peak_bytes;
+  return c;
+}
+
+CutSummary read_report_json(const std::string& json, const std::string& source) {
+  Struct root;
+  if (!google::protobuf::util::JsonStringToMessage(json, &root).ok()) {
+    throw InputError(source + ": not a JSON object (expected a report written by partition_tool --report-json)");
+  }
+  const JsonReader r(source);
+  CutSummary c;
+  c.label = source;
+  c.graph = r.text(root, "graph");
+  const Struct& settings = r.object(root, "settings");
+  for (const auto& key : r.strings(root, "settings_changed")) {
+    const auto it = settings.fields().find(key);
+    if (it == settings.fields().end()) {
+      c.settings.push_back(key + " (edited)");
+      continue;
+    }
+    std::string text;
+    google::protobuf::util::MessageToJsonString(it->second, &text);
+    if (text.size() >= 2 && text.front() == '"') text = text.substr(1, text.size() - 2);
+    c.settings.push_back(key + "=" + text);
+  }
+  const Value& saved = r.field(root, "saved", "");
+  if (!saved.has_list_value()) r.fail("saved", "is not a list");
+  for (const auto& item : saved.list_value().values()) {
+    if (!item.has_struct_value()) r.fail("saved[]", "is not an object");
+    c.saved.emplace_back(r.text(item.struct_value(), "name", "saved[]."),
+                         static_cast<uint64_t>(r.number(item.struct_value(), "bytes", "saved[].")));
+  }
+  c.recomputed = r.strings(root, "recomputed");
+  c.saved_bytes = static_cast<uint64_t>(r.number(root, "saved_bytes"));
+  const Struct& bandwidth = r.object(root, "bandwidth");
+  c.device = r.text(r.object(bandwidth, "device", "bandwidth."), "name", "bandwidth.device.");
+  c.forward = r.pass(bandwidth, "forward");
+  c.backward = r.pass(bandwidth, "backward");
+  const auto mem = root.fields().find("memory");
+  if (mem != root.fields().end() && mem->second.has_struct_value()) {
+    c.peak_bytes = static_cast<uint64_t>(r.number(mem->second.struct_value(), "peak_bytes", "memory."));
+  }
+  return c;
+}
+
+}  // namespace pt

@@ -1,0 +1,41 @@
+// `diff`: what moved between two cuts of one graph (or two saved reports):
+// values saved only by one side, ops recomputed only by one side, and the
+// byte and time deltas of the bandwidth model. For CI: the cuts are
+// identical when both sides save the same values and symbols.
+#pragma once
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "report/cut_summary.h"
+
+namespace pt {
+
+struct PassDelta {
+  int64_t bytes_loaded = 0;
+  int64_t bytes_stored = 0;
+  int64_t bytes = 0;  // loaded + stored
+  double seconds = 0;
+};
+
+struct CutDiff {
+  bool identical = true;
+  std::vector<std::pair<std::string, uint64_t>> saved_only_a, saved_only_b;  // graph order of each side
+  std::vector<std::string> recomputed_only_a, recomputed_only_b;
+  int64_t saved_bytes_delta = 0;  // B - A, as every delta
+  PassDelta forward, backward;
+  bool same_device = true;        // the time deltas compare like with like
+};
+
+CutDiff diff_cuts(const CutSummary& a, const CutSummary& b);
+
+// Text for people (lines within 100 columns; lists longer than `top` rows
+// say how many are hidden; top 0 = all).
+void write_diff_text(std::ostream& out, const CutSummary& a, const CutSummary& b, const CutDiff& d, size_t top);
+// JSON for scripts: identical, a, b, saved_only_a, ..., delta.
+void write_diff_json(std::ostream& out, const CutSummary& a, const CutSummary& b, const CutDiff& d);
+
+}  // namespace pt

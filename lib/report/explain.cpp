@@ -1,0 +1,241 @@
+#include "report/explain.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "graph/errors.h"
+#include "partition/ban_reason.h"
+#include "partition/node_weight.h"
+#include "report/human_units.h"
+#include "report/integer_text.h"
+#include "report/json_writer.h"
+#include "report/save_reason.h"
+
+namespace pt {
+
+namespace {
+
+std::string quoted_list(const Graph& g, const std::vector<NodeId>& ids, size_t most = 6) {
+  std::string out;
+  for (size_t i = 0; i < ids.size() && i < most; ++i) out += (i ? ", " : "") + g[ids[i]].name;
+  if (ids.size() > most) out += " and " + std::to_string(ids.size() - most) + " more";
+  return out;
+}
+
+std::string format_g(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+
+std::string placement(const Graph& g, const Classification& c, NodeId id) {
+  if (g[id].input_kind == InputKind::Tangent) return "a tangent: an input of the backward";
+  if (c.tangent_closure[id]) return "backward only: it depends on a tangent (or must run in the backward)";
+  if (c.required_bw[id]) return "backward: a gradient output";
+  if (c.required_fw[id]) return "forward: the forward's outputs need it";
+  return "unclaimed: neither pass needs it by itself; the backward computes it where it is read";
+}
+
+// Why recomputing `id` is banned, with the numbers behind the rule.
+std::string ban_text(const Graph& g, const Classification& c, const Settings& s, NodeId id, BanReason why) {
+  std::string text(ban_reason_detail(why));
+  const Node& n = g[id];
+  if (why == BanReason::ReductionOp) {
+    uint64_t in_bytes = 0;
+    for (NodeId a : n.positional_inputs) in_bytes += g[a].size_bytes;
+    text += ": 4 x its size (" + human_bytes(n.size_bytes) + ") < its inputs (" + human_bytes(in_bytes) + ")";
+  } else if (why == BanReason::NotInAllowlist) {
+    text += ": " + n.packet + " is not in recomputable_ops (--set recomputable_ops.add=" + n.packet + " allows it)";
+  } else if (why == BanReason::TooFar) {
+    text += ": dist_from_bw " + std::to_string(c.dist_from_bw[id]) + " > max_dist_from_bw " + format_g(s.max_dist_from_bw);
+  } else if (why == BanReason::MaterializedInBackward) {
+    for (NodeId u : g.users[id]) {
+      if (!c.required_fw[u]) {
+        text += ": " + (g[u].op == OpKind::Output ? std::string("the graph output") : "backward node " + g[u].name) +
+                " reads it and cannot fuse with it";
+        break;
+      }
+    }
+  }
+  const std::string_view setting = ban_reason_setting(why);
+  if (!setting.empty()) text += " [lifted by: " + std::string(setting) + "]";
+  return text;
+}
+
+std::string capacity_text(const Graph& g, const Classification& c, const Settings& s, const FlowNetwork& net,
+                          NodeId id) {
+  if (net.weight.empty() || !net.weight[id]) {
+    return c.tangent_closure[id] ? "no X_in -> X_out edge: it is tied to the sink (runs in the backward)"
+                                 : "no X_in -> X_out edge";
+  }
+  const auto w = *net.weight[id];
+  if (w < 0) return "infinite: it cannot be saved (not a tensor, or a view under recompute_views)";
+  std::string text = integer_text(w);
+  const Node& n = g[id];
+  if (n.value_kind == ValueKind::Tensor && n.op != OpKind::Placeholder && w > 0) {
+    const double d = std::max(std::min(static_cast<double>(c.dist_from_bw[id]), s.dist_from_bw_cap), 1.0);
+    text += " = trunc(" + std::to_string(n.size_bytes) + " B x " + format_g(s.dist_from_bw_base) + "^" + format_g(d) +
+            ")";
+    if (!is_materialized(g, id, s.op_classes)) text += " x 2 (not materialized: every user fuses with it)";
+    text += " [scaled by: dist_from_bw_base, dist_from_bw_cap]";
+  }
+  return text;
+}
+
+// Shortest path from `id` along users inside the backward graph to a node
+// that only the backward runs.
+std::vector<NodeId> path_to_backward(const Graph& g, const Extraction& e, NodeId id) {
+  std::vector<NodeId> parent(static_cast<size_t>(g.size()), kNoNode);
+  std::vector<NodeId> queue{id};
+  parent[id] = id;
+  for (size_t head = 0; head < queue.size(); ++head) {
+    const NodeId x = queue[head];
+    for (NodeId u : g.users[x]) {
+      if (parent[u] != kNoNode || !e.backward.keep[u] || g[u].op == OpKind::Output) continue;
+      parent[u] = x;
+      if (!e.forward.keep[u]) {
+        std::vector<NodeId> path{u};
+        for (NodeId v = x; v != id; v = parent[v]) path.push_back(v);
+        std::reverse(path.begin(), path.end());
+        return path;
+      }
+      queue.push_back(u);
+    }
+  }
+  return {};
+}
+
+// The backward inputs a recomputed node is computed from.
+std::vector<NodeId> recomputed_from(const Graph& g, const Extraction& e, NodeId id) {
+  std::vector<bool> seen(static_cast<size_t>(g.size()), false);
+  std::vector<NodeId> stack{id}, out;
+  seen[id] = true;
+  while (!stack.empty()) {
+    const NodeId x = stack.back();
+    stack.pop_back();
+    for (NodeId a : g[x].inputs) {
+      if (seen[a] || !e.backward.keep[a]) continue;
+      seen[a] = true;
+      if (e.backward.is_input[a]) out.push_back(a);
+      else stack.push_back(a);
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace
+
+Explanation explain_node(const Graph& joint, const Partitioned& p, const Settings& s, std::string_view name) {
+  Explanation x;
+  x.node = std::string(name);
+  const Graph& g = p.prepared.graph;
+  const NodeId id = g.find(name);
+  if (id == kNoNode) {
+    if (joint.find(name) == kNoNode) {
+      std::vector<NodeId> similar;
+      for (NodeId j = 0; j < joint.size() && similar.size() < 5; ++j) {
+        if (joint[j].name.find(name) != std::string::npos) similar.push_back(j);
+      }
+      throw InputError(joint.source + ": no node named '" + std::string(name) + "'" +
+                       (similar.empty() ? "" : "; similar: " + quoted_list(joint, similar)));
+    }
+    for (const auto& [dup, kept] : p.prepared.merged) {
+      if (dup == name) {
+        x.status = "merged";
+        x.summary = "merged into " + kept + " by CSE (the same op on the same inputs); explain " + kept +
+                    " instead [turned off by: cse=false]";
+        return x;
+      }
+    }
+    x.status = "removed";
+    x.summary = "removed by dead-code elimination: nothing reads it and it has no side effects";
+    return x;
+  }
+
+  const PartitionResult& r = p.result;
+  const Classification& c = r.classification;
+  const Extraction& e = r.extraction;
+  const FlowNetwork& net = r.solution.network;
+  const bool saved = std::find(e.saved_values.begin(), e.saved_values.end(), id) != e.saved_values.end() ||
+                     std::find(e.saved_sym_nodes.begin(), e.saved_sym_nodes.end(), id) != e.saved_sym_nodes.end();
+  const bool in_fw = e.forward.keep[id], in_bw = e.backward.keep[id];
+  const bool dropped = std::find(e.dropped.begin(), e.dropped.end(), id) != e.dropped.end();
+  if (saved) {
+    x.status = "saved";
+    x.summary = "saved by the forward for the backward (" + human_bytes(g[id].size_bytes) + "): " +
+                save_reason(g, r, id).text;
+  } else if (in_fw && in_bw && g[id].op == OpKind::CallFunction) {
+    x.status = "recomputed";
+    x.summary = "recomputed in the backward from " + quoted_list(g, recomputed_from(g, e, id));
+  } else if (in_bw && !in_fw) {
+    x.status = "backward-only";
+    x.summary = "runs in the backward only";
+  } else if (in_fw && !in_bw) {
+    x.status = "forward-only";
+    x.summary = c.dist_from_bw[id] >= kFarFromBackward ? "runs in the forward only: the backward never reads it"
+                                                       : "runs in the forward only: the backward reads what it "
+                                                         "feeds, not it";
+  } else {
+    x.status = "not saved";
+    x.summary = dropped ? "chosen by the cut but never read by the backward, so not saved"
+                        : "in neither extracted graph";
+  }
+
+  x.facts.push_back({"op", g[id].target.empty() ? "-" : g[id].target});
+  x.facts.push_back({"placement", placement(g, c, id)});
+  const BanReason why = net.banned.empty() ? BanReason::None : net.banned[id];
+  if (c.tangent_closure[id]) {
+    x.facts.push_back({"ban", "not applicable: it runs in the backward, where its inputs are"});
+  } else {
+    x.facts.push_back({"ban", why == BanReason::None ? "none: the cut may recompute it" : ban_text(g, c, s, id, why)});
+  }
+  for (const auto& [tagged, reason] : p.prepared.must_save) {
+    if (tagged == name) x.facts.push_back({"must_save", reason});
+  }
+  x.facts.push_back({"capacity", capacity_text(g, c, s, net, id)});
+  const int64_t dist = c.dist_from_bw[id];
+  x.facts.push_back({"dist_from_bw", dist >= kFarFromBackward ? "1e9 (the backward never reads it)"
+                                                              : std::to_string(dist)});
+  if (in_bw && in_fw) {
+    const auto path = path_to_backward(g, e, id);
+    if (!path.empty()) {
+      std::string chain = g[id].name;
+      for (NodeId v : path) chain += " -> " + g[v].name;
+      x.facts.push_back({"read by", chain + " (backward)"});
+    }
+  }
+  return x;
+}
+
+void write_explanation_text(std::ostream& out, const Explanation& x) {
+  out << x.node << ": " << x.status << "\n";
+  out << wrap_text(x.summary, 100, "  ", "  ");
+  for (const auto& f : x.facts) {
+    char label[32];
+    std::snprintf(label, sizeof label, "  %-13s ", f.label.c_str());
+    out << wrap_text(f.text, 100, label, std::string(16, ' '));
+  }
+}
+
+void write_explanation_json(std::ostream& out, const Explanation& x) {
+  JsonWriter w(out);
+  w.begin_object();
+  w.field("node", x.node);
+  w.field("status", x.status);
+  w.field("summary", x.summary);
+  w.key("facts");
+  w.begin_array();
+  for (const auto& f : x.facts) {
+    w.begin_object();
+    w.field("label", f.label);
+    w.field("text", f.text);
+    w.end_object();
+  }
+  w.end_array();
+  w.end_object();
+  out << "\n";
+}
+
+}  // namespace pt

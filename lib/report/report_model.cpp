@@ -1,0 +1,126 @@
+#include "report/report_model.h"
+
+#include <algorithm>
+#include <map>
+
+#include "budget/memory_budget.h"
+#include "partition/ban_reason.h"
+#include "report/integer_text.h"
+
+namespace pt {
+
+namespace {
+
+std::vector<std::string> names(const Graph& g, const std::vector<NodeId>& ids) {
+  std::vector<std::string> out;
+  out.reserve(ids.size());
+  for (NodeId id : ids) out.push_back(g[id].name);
+  return out;
+}
+
+ValueSet value_set(const Graph& g, const std::vector<NodeId>& ids) {
+  ValueSet v;
+  v.count = static_cast<int64_t>(ids.size());
+  for (NodeId id : ids) v.bytes += g[id].size_bytes;
+  return v;
+}
+
+// What the backward reads from the forward when nothing is recomputed:
+// forward nodes with a reader outside the forward (the output node aside).
+std::vector<NodeId> backward_reads(const Graph& g, const Classification& c) {
+  std::vector<NodeId> out;
+  for (NodeId id = 0; id < g.size(); ++id) {
+    if (!c.required_fw[id]) continue;
+    for (NodeId u : g.users[id]) {
+      if (!c.required_fw[u] && g[u].op != OpKind::Output) {
+        out.push_back(id);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+SavedRow saved_row(const Graph& g, const PartitionResult& r, NodeId id) {
+  SavedRow row;
+  row.name = g[id].name;
+  row.bytes = g[id].size_bytes;
+  const auto& pn = g.proto_node(id);
+  if (pn.val().has_tensor()) {
+    row.dtype = pn.val().tensor().dtype();
+    row.shape.assign(pn.val().tensor().shape().begin(), pn.val().tensor().shape().end());
+  } else if (pn.val().has_sym()) {
+    const auto kind = g[id].sym_kind;
+    row.dtype = kind == SymKind::Float ? "sym float" : kind == SymKind::Bool ? "sym bool" : "sym int";
+  }
+  row.module_path = pn.module_path();
+  row.reason = save_reason(g, r, id);
+  return row;
+}
+
+std::vector<CountRow> sorted_counts(const std::map<std::string, std::pair<int64_t, std::string>>& counts) {
+  std::vector<CountRow> out;
+  for (const auto& [what, v] : counts) out.push_back({what, v.first, v.second});
+  std::stable_sort(out.begin(), out.end(), [](const CountRow& a, const CountRow& b) { return a.count > b.count; });
+  return out;
+}
+
+}  // namespace
+
+ReportModel build_report(const ReportInputs& in) {
+  const Partitioned& p = in.partitioned;
+  const Graph& g = p.prepared.graph;
+  const PartitionResult& r = p.result;
+  const Extraction& e = r.extraction;
+  ReportModel m;
+  m.graph = in.joint.message->name();
+  m.source = in.joint.source;
+  m.nodes_input = in.joint.size();
+  m.nodes_after_prepare = g.size();
+  m.nodes_dead = static_cast<int64_t>(p.prepared.dead.size());
+  m.nodes_cse_merged = static_cast<int64_t>(p.prepared.merged.size());
+
+  for (NodeId id : e.fw_saved_outputs()) m.saved.push_back(saved_row(g, r, id));
+  m.saved_values = names(g, e.saved_values);
+  m.saved_sym_nodes = names(g, e.saved_sym_nodes);
+  m.saved_bytes = value_set(g, e.fw_saved_outputs()).bytes;
+  m.save_all_read = value_set(g, backward_reads(g, r.classification));
+  m.inputs_only = value_set(g, r.classification.inputs);
+  m.recomputed = names(g, e.recomputed);
+  m.dropped = names(g, e.dropped);
+
+  std::map<std::string, std::pair<int64_t, std::string>> by_op, by_reason;
+  for (NodeId id : e.recomputed) ++by_op[g[id].packet].first;
+  m.recomputed_by_op = sorted_counts(by_op);
+  const auto& banned = r.solution.network.banned;
+  for (NodeId id = 0; id < static_cast<NodeId>(banned.size()); ++id) {
+    if (banned[id] == BanReason::None) continue;
+    const std::string text(ban_reason_detail(banned[id]));
+    m.banned.emplace_back(g[id].name, text);
+    auto& entry = by_reason[text];
+    ++entry.first;
+    entry.second = std::string(ban_reason_setting(banned[id]));
+  }
+  m.bans_by_reason = sorted_counts(by_reason);
+  m.must_save_tags = p.prepared.must_save;
+
+  m.cut_value = integer_text(r.solution.cut.value);
+  m.cut_value_number = integer_number(r.solution.cut.value);
+  for (const auto& v : r.cut_values) m.solves.push_back(integer_number(v));
+  m.flow_vertices = r.solution.network.used_vertex_count();
+  m.flow_arcs = r.solution.network.distinct_arc_count();
+  m.default_partition = r.default_partition;
+  if (r.budget) m.budget_stage = r.budget->stage;
+
+  m.settings = typed_settings(in.settings);
+  m.settings_changed = in.settings.changed_keys();
+  m.bandwidth = estimate_bandwidth(g, r, in.settings.op_classes, in.device, in.bandwidth_options);
+  // Values a kernel keeps in registers allocate nothing: the bandwidth
+  // model's stored masks say which values reach memory.
+  m.memory = simulate_peak_memory(g, r.classification, e, in.settings.op_classes,
+                                  Materialized{m.bandwidth.forward.stored, m.bandwidth.backward.stored});
+  m.timings = in.timings;
+  return m;
+}
+
+}  // namespace pt

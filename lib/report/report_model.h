@@ -1,0 +1,84 @@
+// Everything one report says about one partition, computed once from the
+// pipeline's result; the text, JSON and Markdown writers only format it.
+// Field names follow the JSON report (README, "JSON report").
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "budget/peak_memory.h"
+#include "graph/graph.h"
+#include "partition/settings.h"
+#include "pipeline/pipeline.h"
+#include "pipeline/stage_timer.h"
+#include "report/bandwidth_model.h"
+#include "report/save_reason.h"
+#include "report/setting_values.h"
+
+namespace pt {
+
+struct SavedRow {
+  std::string name;
+  uint64_t bytes = 0;
+  std::string dtype;           // "bfloat16"; "sym int" for symbols
+  std::vector<int64_t> shape;  // empty for scalars and symbols
+  std::string module_path;
+  SaveReason reason;
+};
+
+// A count with what it is about and the setting that turns it off.
+struct CountRow {
+  std::string what;
+  int64_t count = 0;
+  std::string setting;
+};
+
+struct ValueSet {
+  int64_t count = 0;
+  uint64_t bytes = 0;
+};
+
+struct ReportModel {
+  std::string graph;   // the joint graph's name
+  std::string source;  // its file
+  int64_t nodes_input = 0, nodes_after_prepare = 0, nodes_dead = 0, nodes_cse_merged = 0;
+
+  std::vector<SavedRow> saved;  // values then symbols, as the forward outputs them
+  std::vector<std::string> saved_values, saved_sym_nodes, recomputed, dropped;
+  uint64_t saved_bytes = 0;
+  ValueSet save_all_read;  // saving everything the backward reads (recomputing nothing)
+  ValueSet inputs_only;    // saving only the inputs (primals and forward seeds)
+
+  std::vector<CountRow> recomputed_by_op;  // most first, then by name
+  std::vector<std::pair<std::string, std::string>> banned;  // (node, reason text), graph order
+  std::vector<CountRow> bans_by_reason;    // most first
+  std::vector<std::pair<std::string, std::string>> must_save_tags;
+
+  std::string cut_value;       // exact decimal
+  double cut_value_number = 0; // the same as a JSON number (exact below 2^53)
+  std::vector<double> solves;  // every solve's cut value
+  int64_t flow_vertices = 0, flow_arcs = 0;
+  bool default_partition = false;
+  std::string budget_stage;    // empty without a memory budget
+
+  std::vector<SettingValue> settings;
+  std::vector<std::string> settings_changed;  // scalar keys and edited op classes
+  BandwidthEstimate bandwidth;
+  std::optional<PeakMemory> memory;
+  std::vector<StageTiming> timings;
+};
+
+struct ReportInputs {
+  const Graph& joint;
+  const Partitioned& partitioned;
+  const Settings& settings;
+  Device device;
+  BandwidthOptions bandwidth_options;
+  std::vector<StageTiming> timings;
+};
+
+ReportModel build_report(const ReportInputs& in);
+
+}  // namespace pt

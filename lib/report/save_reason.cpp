@@ -1,0 +1,52 @@
+#include "report/save_reason.h"
+
+#include "partition/ban_reason.h"
+
+namespace pt {
+
+std::string ban_label(BanReason why) {
+  switch (why) {
+    case BanReason::None: return "";
+    case BanReason::PrimalInput: return "ban: primal input";
+    case BanReason::ForwardSeed: return "ban: forward RNG seed";
+    case BanReason::MarkedMustSave: return "ban: MUST_SAVE";
+    case BanReason::NotInAllowlist: return "ban: not in allowlist";
+    case BanReason::RandomOp: return "ban: random op";
+    case BanReason::ComputeIntensive: return "ban: compute intensive";
+    case BanReason::MaterializedInBackward: return "ban: materialized in bw";
+    case BanReason::TooFar: return "ban: too far from bw";
+    case BanReason::ReductionOp: return "ban: reduction op";
+    case BanReason::UsedFarApart: return "ban: used far apart";
+    case BanReason::LongFusibleChain: return "ban: long fusible chain";
+  }
+  return "";
+}
+
+SaveReason save_reason(const Graph& g, const PartitionResult& r, NodeId id) {
+  const Node& n = g[id];
+  if (n.input_kind == InputKind::Primal || n.input_kind == InputKind::FwdSeed) {
+    if (g.static_lifetime[id]) {
+      return {"parameter", "parameter",
+              "a parameter or buffer: a graph input that lives for the whole step (free to save with "
+              "treat_parameters_as_free_to_save)",
+              ""};
+    }
+    return {"input", "graph input", "a graph input: nothing in the forward computes it, so it cannot be recomputed",
+            ""};
+  }
+  if (n.value_kind == ValueKind::Sym) {
+    return {"symbol", "symbolic size", "a symbolic size the backward's shapes need (saving costs one integer)", ""};
+  }
+  const BanReason why = r.solution.network.banned.empty() ? BanReason::None : r.solution.network.banned[id];
+  if (why == BanReason::MarkedMustSave) {
+    return {"must_save", "MUST_SAVE tag", "the activation-checkpointing policy marks it MUST_SAVE", ""};
+  }
+  if (why != BanReason::None) {
+    return {"banned", ban_label(why), std::string(ban_reason_detail(why)), std::string(ban_reason_setting(why))};
+  }
+  return {"min_cut", "min cut: cheaper",
+          "the minimum cut: saving it costs less than recomputing it (or what recomputing it would need)",
+          "dist_from_bw_base"};
+}
+
+}  // namespace pt

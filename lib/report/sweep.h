@@ -1,0 +1,73 @@
+// `sweep`: one settings key over a list of values, one partition per value.
+// The graph is parsed once and, unless the key is `cse` (which changes
+// preparation), prepared once; each row then re-runs classification, the
+// cut and extraction, and the bandwidth model.
+//
+// Rows are plain structs and every output format reads the same column
+// table (sweep_columns): a new column is one field and one table entry.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "graph/graph.h"
+#include "partition/settings.h"
+#include "report/bandwidth_options.h"
+#include "report/device.h"
+
+namespace pt {
+
+struct SweepRow {
+  std::string value;            // as given to Settings::set
+  std::string error;            // non-empty when this value has no finite cut
+  int64_t saved_count = 0;      // values and symbols the forward saves
+  uint64_t saved_bytes = 0;
+  int64_t recomputed_count = 0;
+  uint64_t forward_bytes = 0;   // bandwidth model: loaded + stored
+  uint64_t backward_bytes = 0;
+  double forward_seconds = 0;
+  double backward_seconds = 0;
+  bool cut_changed = false;     // saves other values than the row before
+  std::vector<std::string> saved;  // names, to compare rows
+};
+
+class JsonWriter;
+
+struct SweepColumn {
+  std::string name;                                       // CSV/JSON field
+  std::string header;                                     // text header (short: the table fits 100 columns)
+  std::function<std::string(const SweepRow&)> text;       // human-readable cell
+  std::function<std::string(const SweepRow&)> raw;        // CSV cell (exact numbers)
+  std::function<void(JsonWriter&, const SweepRow&)> json;  // JSON value (typed)
+};
+
+struct SweepResult {
+  std::string graph;
+  std::string key;
+  std::string device;
+  std::vector<SweepRow> rows;
+};
+
+// "a,b,c" -> {a, b, c}; "start:stop:step" -> start, start+step, ... up to
+// stop inclusive (within 1e-9 steps), each printed with 12 significant
+// digits so 1.0 + 3 * 0.05 reads "1.15". Throws SettingsError.
+std::vector<std::string> sweep_values_from_list(const std::string& list);
+std::vector<std::string> sweep_values_from_range(const std::string& range);
+
+// Throws SettingsError for a key that is not a scalar setting, a --range on
+// a non-numeric key, or a value the key does not accept (before any work).
+SweepResult run_sweep(const Graph& joint, const Settings& base, const std::string& key,
+                      const std::vector<std::string>& values, const Device& device, const BandwidthOptions& o = {});
+
+// The columns, in order; the first is the swept value.
+std::vector<SweepColumn> sweep_columns(const std::string& key);
+
+void write_sweep_text(std::ostream& out, const SweepResult& r);
+void write_sweep_csv(std::ostream& out, const SweepResult& r);
+void write_sweep_json(std::ostream& out, const SweepResult& r);
+
+}  // namespace pt

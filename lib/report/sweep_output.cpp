@@ -1,0 +1,133 @@
+// The sweep's column table and its three formats (see sweep.h).
+#include <algorithm>
+#include <cstdio>
+
+#include "report/human_units.h"
+#include "report/json_writer.h"
+#include "report/sweep.h"
+
+namespace pt {
+
+namespace {
+
+std::string exact(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.9g", v);
+  return buf;
+}
+
+std::string csv_cell(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+// Rows without a finite cut show "-" (CSV: empty, JSON: null) instead of numbers.
+SweepColumn integer_column(std::string name, std::string header, uint64_t (*get)(const SweepRow&), std::string (*human)(uint64_t)) {
+  return {std::move(name), std::move(header),
+          [get, human](const SweepRow& r) { return r.error.empty() ? human(get(r)) : std::string("-"); },
+          [get](const SweepRow& r) { return r.error.empty() ? std::to_string(get(r)) : std::string(); },
+          [get](JsonWriter& w, const SweepRow& r) {
+            if (r.error.empty()) w.value(get(r));
+            else w.null_value();
+          }};
+}
+
+SweepColumn seconds_column(std::string name, std::string header, double (*get)(const SweepRow&)) {
+  return {std::move(name), std::move(header),
+          [get](const SweepRow& r) { return r.error.empty() ? human_seconds(get(r)) : std::string("-"); },
+          [get](const SweepRow& r) { return r.error.empty() ? exact(get(r)) : std::string(); },
+          [get](JsonWriter& w, const SweepRow& r) {
+            if (r.error.empty()) w.value(get(r));
+            else w.null_value();
+          }};
+}
+
+std::string count_text(uint64_t v) { return std::to_string(v); }
+
+}  // namespace
+
+std::vector<SweepColumn> sweep_columns(const std::string& key) {
+  return {
+      {key, key, [](const SweepRow& r) { return r.value; }, [](const SweepRow& r) { return r.value; },
+       [](JsonWriter& w, const SweepRow& r) { w.value(r.value); }},
+      {"cut_changed", "", [](const SweepRow& r) { return std::string(r.cut_changed ? "*" : ""); },
+       [](const SweepRow& r) { return std::string(r.cut_changed ? "true" : "false"); },
+       [](JsonWriter& w, const SweepRow& r) { w.value(r.cut_changed); }},
+      integer_column("saved_count", "saved", [](const SweepRow& r) { return static_cast<uint64_t>(r.saved_count); }, count_text),
+      integer_column("saved_bytes", "saved bytes", [](const SweepRow& r) { return r.saved_bytes; }, human_bytes),
+      integer_column("recomputed_count", "recomputed", [](const SweepRow& r) { return static_cast<uint64_t>(r.recomputed_count); },
+                     count_text),
+      integer_column("forward_bytes", "fw traffic", [](const SweepRow& r) { return r.forward_bytes; }, human_bytes),
+      seconds_column("forward_seconds", "fw time", [](const SweepRow& r) { return r.forward_seconds; }),
+      integer_column("backward_bytes", "bw traffic", [](const SweepRow& r) { return r.backward_bytes; }, human_bytes),
+      seconds_column("backward_seconds", "bw time", [](const SweepRow& r) { return r.backward_seconds; }),
+  };
+}
+
+void write_sweep_text(std::ostream& out, const SweepResult& r) {
+  const auto columns = sweep_columns(r.key);
+  const size_t changes = static_cast<size_t>(
+      std::count_if(r.rows.begin(), r.rows.end(), [](const SweepRow& row) { return row.cut_changed; }));
+  out << "sweep of " << r.key << " on " << r.graph << " (times for " << r.device << "): " << r.rows.size()
+      << " values, the cut changes at " << changes << " (marked *)\n";
+  std::vector<std::string> headers;
+  for (const auto& c : columns) headers.push_back(c.header);
+  std::vector<size_t> width(columns.size());
+  for (size_t i = 0; i < columns.size(); ++i) {
+    width[i] = headers[i].size();
+    for (const auto& row : r.rows) width[i] = std::max(width[i], columns[i].text(row).size());
+  }
+  auto line = [&](const std::vector<std::string>& cells) {
+    std::string s = " ";
+    for (size_t i = 0; i < cells.size(); ++i) {
+      const std::string pad(width[i] - cells[i].size(), ' ');
+      s += " " + (i == 0 ? cells[i] + pad : pad + cells[i]);
+    }
+    out << s << "\n";
+  };
+  line(headers);
+  for (const auto& row : r.rows) {
+    std::vector<std::string> cells;
+    for (const auto& c : columns) cells.push_back(c.text(row));
+    line(cells);
+    if (!row.error.empty()) out << "    no finite cut: " << row.error << "\n";
+  }
+}
+
+void write_sweep_csv(std::ostream& out, const SweepResult& r) {
+  const auto columns = sweep_columns(r.key);
+  for (size_t i = 0; i < columns.size(); ++i) out << (i ? "," : "") << csv_cell(columns[i].name);
+  out << ",error\n";
+  for (const auto& row : r.rows) {
+    for (size_t i = 0; i < columns.size(); ++i) out << (i ? "," : "") << csv_cell(columns[i].raw(row));
+    out << "," << csv_cell(row.error) << "\n";
+  }
+}
+
+void write_sweep_json(std::ostream& out, const SweepResult& r) {
+  const auto columns = sweep_columns(r.key);
+  JsonWriter w(out);
+  w.begin_object();
+  w.field("graph", r.graph);
+  w.field("key", r.key);
+  w.field("device", r.device);
+  w.key("rows");
+  w.begin_array();
+  for (const auto& row : r.rows) {
+    w.begin_object();
+    w.field("value", row.value);
+    for (size_t i = 1; i < columns.size(); ++i) {
+      w.key(columns[i].name);
+      columns[i].json(w, row);
+    }
+    if (!row.error.empty()) w.field("error", row.error);
+    w.end_object();
+  }
+  w.end_array();
+  w.end_object();
+  out << "\n";
+}
+
+}  // namespace pt
