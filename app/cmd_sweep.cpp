@@ -2,16 +2,20 @@
 // one row per value of one setting.
 #include <iostream>
 #include <memory>
+#include <sstream>
 #include <string>
 
 #include <CLI/CLI.hpp>
 
 #include "commands.h"
+#include "cli_common.h"
 #include "graph/errors.h"
+#include "graph/graph_io.h"
 #include "partition_args.h"
 #include "pipeline/pipeline.h"
 #include "report/setting_values.h"
 #include "report/sweep.h"
+#include "report/sweep_plot.h"
 
 namespace pt::app {
 
@@ -26,6 +30,9 @@ struct SweepOptions {
   ModelArgs model;
   bool csv = false;
   bool json = false;
+  std::string plot;   // SVG path; empty: none
+  std::string plot_x = "saved";
+  unsigned jobs = 0;  // 0: every hardware thread
 };
 
 int run_sweep_command(const SweepOptions& o) {
@@ -36,9 +43,16 @@ int run_sweep_command(const SweepOptions& o) {
     throw SettingsError("sweep: --range needs a numeric key; " + o.key + " takes --values");
   }
   const auto values = o.range.empty() ? sweep_values_from_list(o.values) : sweep_values_from_range(o.range);
+  if (!o.plot.empty()) check_output_paths(o.input.path, {{"--plot", o.plot}});
   const LoadedGraph loaded = o.input.load();
   const SweepResult r =
-      run_sweep(loaded.graph, base, o.key, values, o.model.resolve_device(), o.model.resolve_options());
+      run_sweep(loaded.graph, base, o.key, values, o.model.resolve_device(), o.model.resolve_options(), o.jobs);
+  if (!o.plot.empty()) {
+    std::ostringstream svg;
+    write_sweep_svg(svg, r, o.plot_x == "peak" ? PlotMemory::Peak : PlotMemory::Saved);
+    const std::string contents = svg.str();
+    write_files_atomically({{o.plot, contents}});
+  }
   if (o.csv) write_sweep_csv(std::cout, r);
   else if (o.json) write_sweep_json(std::cout, r);
   else write_sweep_text(std::cout, r);
@@ -61,16 +75,29 @@ Action add_sweep_command(CLI::App& sub) {
   add_model_options(sub, o->model);
   auto* csv = sub.add_flag("--csv", o->csv, "Print the rows as CSV (exact numbers, one header line)");
   sub.add_flag("--json", o->json, "Print the rows as JSON (graph, key, device, rows[])")->excludes(csv);
+  sub.add_option("--plot", o->plot,
+                 "Also write the memory / recomputed-FLOPs Pareto curve as an SVG to FILE")
+      ->type_name("FILE.svg");
+  sub.add_option("--plot-x", o->plot_x,
+                 "The plot's memory axis: saved (bytes saved for the backward, default) or peak (peak memory)")
+      ->check(CLI::IsMember({"saved", "peak"}))
+      ->type_name("saved|peak");
+  sub.add_option("-j,--jobs", o->jobs, "Rows solved in parallel (default 0: every hardware thread; output is the same)")
+      ->type_name("N");
   sub.footer(
       "Partitions the graph once per value of one setting and prints one row per value:\n"
-      "saved values and bytes, recomputed ops, and the bandwidth model's forward and\n"
-      "backward traffic and time on --device. A '*' marks the rows whose cut (the saved\n"
-      "set) differs from the row before. The graph is parsed once and prepared once\n"
-      "(except for the key cse, which changes preparation).\n\n"
+      "saved values and bytes, peak activation memory (as the report's memory.peak_bytes),\n"
+      "recomputed ops and their FLOPs, forward traffic and the estimated step time on\n"
+      "--device (CSV and JSON add backward traffic, per-pass times and where the peak\n"
+      "is). A '*' marks the rows whose cut (the saved set) differs from the row before.\n"
+      "The graph is parsed once and prepared once (except for the key cse, which changes\n"
+      "preparation); rows run in parallel (--jobs).\n\n"
       "Examples:\n"
       "  partition_tool sweep --input sample_graphs/linear_ce.pb --key dist_from_bw_base \\\n"
       "      --range 1.0:1.5:0.05\n"
-      "  partition_tool sweep -i graph.pb --key ban_recompute_reductions --values true,false --csv");
+      "  partition_tool sweep -i graph.pb --key ban_recompute_reductions --values true,false --csv\n"
+      "  partition_tool sweep -i graph.pb --key activation_memory_budget --range 0:1:0.05 \\\n"
+      "      --plot budget.svg");
   return [o] { return run_sweep_command(*o); };
 }
 

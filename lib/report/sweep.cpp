@@ -3,8 +3,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <exception>
 #include <sstream>
+#include <thread>
+#include <atomic>
 
+#include "budget/peak_memory.h"
+#include "budget/runtime_estimate.h"
 #include "graph/errors.h"
 #include "partition/partitioner.h"
 #include "prepare/prepare.h"
@@ -46,11 +51,17 @@ SweepRow row_for(const Graph& g, const PartitionResult& r, const Settings& s, co
     row.saved.push_back(g[id].name);
   }
   row.recomputed_count = static_cast<int64_t>(r.extraction.recomputed.size());
+  for (NodeId id : r.extraction.recomputed) row.recomputed_flops += count_flops(g, id);
   const BandwidthEstimate bw = estimate_bandwidth(g, r, s.op_classes, device, o);
   row.forward_bytes = bw.forward.bytes();
   row.backward_bytes = bw.backward.bytes();
   row.forward_seconds = bw.forward.seconds;
   row.backward_seconds = bw.backward.seconds;
+  // The same fusion-aware simulation as the report's memory.peak_bytes.
+  const PeakMemory peak = simulate_peak_memory(g, r.classification, r.extraction, s.op_classes,
+                                               Materialized{bw.forward.stored, bw.backward.stored});
+  row.peak_bytes = peak.peak_bytes;
+  row.peak_at = peak.peak_at;
   return row;
 }
 
@@ -87,7 +98,8 @@ std::vector<std::string> sweep_values_from_range(const std::string& range) {
 }
 
 SweepResult run_sweep(const Graph& joint, const Settings& base, const std::string& key,
-                      const std::vector<std::string>& values, const Device& device, const BandwidthOptions& o) {
+                      const std::vector<std::string>& values, const Device& device, const BandwidthOptions& o,
+                      unsigned jobs) {
   typed_setting(base, key);  // throws for op-class and unknown keys
   std::vector<Settings> settings;
   for (const auto& v : values) {
@@ -102,26 +114,54 @@ SweepResult run_sweep(const Graph& joint, const Settings& base, const std::strin
   const bool prepare_each = key == "cse";
   std::optional<PrepareResult> prepared;
   if (!prepare_each) prepared = prepare(joint, base);
-  for (size_t i = 0; i < values.size(); ++i) {
-    SweepRow row;
+
+  // Each row reads the shared graphs and writes only its own slot.
+  std::vector<SweepRow> rows(values.size());
+  std::vector<std::exception_ptr> failures(values.size());
+  auto solve_row = [&](size_t i) {
     try {
       if (prepare_each) {
         const PrepareResult p = prepare(joint, settings[i]);
-        row = row_for(p.graph, partition_graph(p.graph, settings[i]), settings[i], device, o);
+        rows[i] = row_for(p.graph, partition_graph(p.graph, settings[i]), settings[i], device, o);
       } else {
-        row = row_for(prepared->graph, partition_graph(prepared->graph, settings[i]), settings[i], device, o);
+        rows[i] = row_for(prepared->graph, partition_graph(prepared->graph, settings[i]), settings[i], device, o);
       }
     } catch (const InfeasibleError& e) {
-      row = SweepRow{};
-      row.error = e.what();
+      rows[i] = SweepRow{};
+      rows[i].error = e.what();
+    } catch (...) {
+      failures[i] = std::current_exception();
     }
-    row.value = values[i];
-    if (!out.rows.empty()) {
-      const SweepRow& prev = out.rows.back();
-      row.cut_changed = prev.saved != row.saved || prev.error.empty() != row.error.empty();
-    }
-    out.rows.push_back(std::move(row));
+    rows[i].value = values[i];
+  };
+  if (jobs == 0) jobs = std::max(1u, std::thread::hardware_concurrency());
+  // GLPK (the ilp solver's backend) keeps global state: rows that may reach
+  // it run one at a time.
+  for (const auto& s : settings) {
+    if (s.activation_memory_budget_solver == "ilp" && s.activation_memory_budget < 1) jobs = 1;
   }
+  jobs = static_cast<unsigned>(std::min<size_t>(jobs, values.size()));
+  if (jobs <= 1) {
+    for (size_t i = 0; i < values.size(); ++i) solve_row(i);
+  } else {
+    std::atomic<size_t> next{0};
+    std::vector<std::thread> workers;
+    for (unsigned t = 0; t < jobs; ++t) {
+      workers.emplace_back([&] {
+        for (size_t i = next++; i < values.size(); i = next++) solve_row(i);
+      });
+    }
+    for (auto& w : workers) w.join();
+  }
+  // The first failing row in value order, whatever thread met it first.
+  for (const auto& f : failures) {
+    if (f) std::rethrow_exception(f);
+  }
+  for (size_t i = 1; i < rows.size(); ++i) {
+    const SweepRow& prev = rows[i - 1];
+    rows[i].cut_changed = prev.saved != rows[i].saved || prev.error.empty() != rows[i].error.empty();
+  }
+  out.rows = std::move(rows);
   return out;
 }
 

@@ -1,7 +1,9 @@
 // `sweep`: one settings key over a list of values, one partition per value.
 // The graph is parsed once and, unless the key is `cse` (which changes
 // preparation), prepared once; each row then re-runs classification, the
-// cut and extraction, and the bandwidth model.
+// cut and extraction, the bandwidth model and the peak-memory simulation.
+// Rows are independent, so they run on `jobs` threads; the result does not
+// depend on the thread count (rows are written by index, compared after).
 //
 // Rows are plain structs and every output format reads the same column
 // table (sweep_columns): a new column is one field and one table entry.
@@ -31,6 +33,10 @@ struct SweepRow {
   uint64_t backward_bytes = 0;
   double forward_seconds = 0;
   double backward_seconds = 0;
+  uint64_t peak_bytes = 0;          // peak_memory.h, fusion-aware (as the report)
+  std::string peak_at;              // node running at the peak
+  uint64_t recomputed_flops = 0;    // FLOPs of the ops the backward runs again
+  double step_seconds() const { return forward_seconds + backward_seconds; }
   bool cut_changed = false;     // saves other values than the row before
   std::vector<std::string> saved;  // names, to compare rows
 };
@@ -43,6 +49,7 @@ struct SweepColumn {
   std::function<std::string(const SweepRow&)> text;       // human-readable cell
   std::function<std::string(const SweepRow&)> raw;        // CSV cell (exact numbers)
   std::function<void(JsonWriter&, const SweepRow&)> json;  // JSON value (typed)
+  bool in_text = true;  // the text table shows it (CSV and JSON show every column)
 };
 
 struct SweepResult {
@@ -60,8 +67,10 @@ std::vector<std::string> sweep_values_from_range(const std::string& range);
 
 // Throws SettingsError for a key that is not a scalar setting, a --range on
 // a non-numeric key, or a value the key does not accept (before any work).
+// `jobs` = 0 uses every hardware thread; rows never outnumber values.
 SweepResult run_sweep(const Graph& joint, const Settings& base, const std::string& key,
-                      const std::vector<std::string>& values, const Device& device, const BandwidthOptions& o = {});
+                      const std::vector<std::string>& values, const Device& device, const BandwidthOptions& o = {},
+                      unsigned jobs = 0);
 
 // The columns, in order; the first is the swept value.
 std::vector<SweepColumn> sweep_columns(const std::string& key);

@@ -49,7 +49,9 @@ std::string count_text(uint64_t v) { return std::to_string(v); }
 }  // namespace
 
 std::vector<SweepColumn> sweep_columns(const std::string& key) {
-  return {
+  // The text table keeps to 100 columns: the traffic and per-pass times are
+  // in CSV and JSON only, the text shows their sum (step time).
+  std::vector<SweepColumn> c = {
       {key, key, [](const SweepRow& r) { return r.value; }, [](const SweepRow& r) { return r.value; },
        [](JsonWriter& w, const SweepRow& r) { w.value(r.value); }},
       {"cut_changed", "", [](const SweepRow& r) { return std::string(r.cut_changed ? "*" : ""); },
@@ -63,21 +65,47 @@ std::vector<SweepColumn> sweep_columns(const std::string& key) {
       seconds_column("forward_seconds", "fw time", [](const SweepRow& r) { return r.forward_seconds; }),
       integer_column("backward_bytes", "bw traffic", [](const SweepRow& r) { return r.backward_bytes; }, human_bytes),
       seconds_column("backward_seconds", "bw time", [](const SweepRow& r) { return r.backward_seconds; }),
+      integer_column("peak_bytes", "peak memory", [](const SweepRow& r) { return r.peak_bytes; }, human_bytes),
+      {"peak_at", "peak at", [](const SweepRow& r) { return r.peak_at; }, [](const SweepRow& r) { return r.peak_at; },
+       [](JsonWriter& w, const SweepRow& r) { w.value(r.peak_at); }},
+      integer_column("recomputed_flops", "recomp FLOP", [](const SweepRow& r) { return r.recomputed_flops; }, human_flops),
+      seconds_column("step_seconds", "step time", [](const SweepRow& r) { return r.step_seconds(); }),
   };
+  for (auto& column : c) {
+    column.in_text = column.name != "forward_seconds" && column.name != "backward_seconds" &&
+                     column.name != "backward_bytes" && column.name != "peak_at";
+  }
+  return c;
 }
 
 void write_sweep_text(std::ostream& out, const SweepResult& r) {
-  const auto columns = sweep_columns(r.key);
+  std::vector<SweepColumn> columns;
+  for (auto& c : sweep_columns(r.key)) {
+    if (c.in_text) columns.push_back(std::move(c));
+  }
+  auto width_of = [&](const SweepColumn& c) {
+    size_t w = c.header.size();
+    for (const auto& row : r.rows) w = std::max(w, c.text(row).size());
+    return w;
+  };
+  // Lines fit 100 columns: a long key or value drops the columns that CSV
+  // and JSON still carry, least telling first.
+  for (const char* name : {"forward_bytes", "recomputed_count", "saved_count"}) {
+    size_t total = 1;
+    for (const auto& c : columns) total += 1 + width_of(c);
+    if (total <= 100) break;
+    columns.erase(std::remove_if(columns.begin(), columns.end(), [&](const SweepColumn& c) { return c.name == name; }),
+                  columns.end());
+  }
   const size_t changes = static_cast<size_t>(
       std::count_if(r.rows.begin(), r.rows.end(), [](const SweepRow& row) { return row.cut_changed; }));
-  out << "sweep of " << r.key << " on " << r.graph << " (times for " << r.device << "): " << r.rows.size()
-      << " values, the cut changes at " << changes << " (marked *)\n";
+  out << "sweep of " << r.key << " on " << r.graph << " (times for " << r.device << ")\n  " << r.rows.size()
+      << " values; the cut changes " << changes << (changes == 1 ? " time" : " times") << " (marked *)\n";
   std::vector<std::string> headers;
-  for (const auto& c : columns) headers.push_back(c.header);
-  std::vector<size_t> width(columns.size());
-  for (size_t i = 0; i < columns.size(); ++i) {
-    width[i] = headers[i].size();
-    for (const auto& row : r.rows) width[i] = std::max(width[i], columns[i].text(row).size());
+  std::vector<size_t> width;
+  for (const auto& c : columns) {
+    headers.push_back(c.header);
+    width.push_back(width_of(c));
   }
   auto line = [&](const std::vector<std::string>& cells) {
     std::string s = " ";

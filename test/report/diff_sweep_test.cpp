@@ -81,7 +81,8 @@ TEST_CASE("sweep of dist_from_bw_base over 1.0..1.5 marks the flip between 1.1 a
   std::ostringstream csv;
   pt::write_sweep_csv(csv, r);
   CHECK(csv.str().rfind("dist_from_bw_base,cut_changed,saved_count,saved_bytes,recomputed_count,forward_bytes,"
-                        "forward_seconds,backward_bytes,backward_seconds,error\n1,false,7,",
+                        "forward_seconds,backward_bytes,backward_seconds,peak_bytes,peak_at,recomputed_flops,step_seconds,"
+                        "error\n1,false,7,",
                         0) == 0);
   CHECK(csv.str().find("\n1.15,true,5,") != std::string::npos);
 }

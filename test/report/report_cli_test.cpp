@@ -3,6 +3,9 @@
 // explain, dot, and each subcommand's --help.
 #include <doctest/doctest.h>
 
+#include <fstream>
+#include <iterator>
+
 #include <google/protobuf/struct.pb.h>
 #include <google/protobuf/util/json_util.h>
 
@@ -107,6 +110,27 @@ TEST_CASE("diff --json, and diff of two saved reports") {
   CHECK(run_tool({"diff", "--report-a", a, "--report-b", a}).exit_code == 0);
 }
 
+TEST_CASE("sweep --plot writes an SVG atomically, never over the input, and --jobs does not change rows") {
+  TempDir dir;
+  const std::string svg = dir.file("budget.svg");
+  const ToolResult r = run_tool({"sweep", "-i", kLinear, "-k", "activation_memory_budget", "--range", "0:1:0.25",
+                                 "--plot", svg, "--csv", "--jobs", "1"});
+  CHECK(r.exit_code == 0);
+  std::ifstream in(svg);
+  const std::string drawn((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  CHECK(drawn.rfind("<svg ", 0) == 0);
+  CHECK(contains(drawn, "linear_ce: saved memory vs. recomputation"));
+  const ToolResult parallel = run_tool({"sweep", "-i", kLinear, "-k", "activation_memory_budget", "--range",
+                                        "0:1:0.25", "--csv", "--jobs", "3"});
+  CHECK(parallel.out == r.out);
+  const ToolResult over_input =
+      run_tool({"sweep", "-i", kLinear, "-k", "dist_from_bw_base", "--values", "1.1", "--plot", kLinear});
+  CHECK(over_input.exit_code == 2);
+  CHECK(run_tool({"sweep", "-i", kLinear, "-k", "dist_from_bw_base", "--values", "1.1", "--plot", svg, "--plot-x",
+                  "nope"})
+            .exit_code == 2);
+}
+
 TEST_CASE("sweep marks the flip; --csv and --json; bad keys exit 2") {
   const ToolResult csv =
       run_tool({"sweep", "--input", kLinear, "--key", "dist_from_bw_base", "--range", "1.0:1.5:0.05", "--csv"});
@@ -115,7 +139,7 @@ TEST_CASE("sweep marks the flip; --csv and --json; bad keys exit 2") {
   CHECK(contains(csv.out, "\n1.15,true,5,"));
   CHECK(contains(csv.out, "\n1.2,false,5,"));
   const ToolResult text = run_tool({"sweep", "--input", kLinear, "--key", "dist_from_bw_base", "--values", "1.1,1.2"});
-  CHECK(contains(text.out, "the cut changes at 1 (marked *)"));
+  CHECK(contains(text.out, "the cut changes 1 time (marked *)"));
   const ToolResult json = run_tool({"sweep", "-i", kLinear, "-k", "ban_recompute_reductions", "--values", "true,false", "--json"});
   CHECK(json.exit_code == 0);
   CHECK(parse_json(json.out).fields().at("rows").list_value().values_size() == 2);

@@ -1,0 +1,173 @@
+#include "report/sweep_plot.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "report/human_units.h"
+
+namespace pt {
+
+namespace {
+
+constexpr double kWidth = 760, kHeight = 500;
+constexpr double kLeft = 90, kRight = 30, kTop = 60, kBottom = 70;
+
+std::string xml(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+std::string num(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f", v);
+  return buf;
+}
+
+// An axis from lo to hi with about five ticks at 1, 2 or 5 x 10^k.
+struct Axis {
+  double lo = 0, hi = 1, step = 1;
+
+  Axis(double min, double max) {
+    if (!(max > min)) {  // one value (or none): a band around it
+      const double pad = min > 0 ? min * 0.1 : 1;
+      min -= pad;
+      max += pad;
+    }
+    min = std::max(0.0, min);
+    const double raw = (max - min) / 5;
+    const double mag = std::pow(10, std::floor(std::log10(raw)));
+    step = raw / mag <= 1 ? mag : raw / mag <= 2 ? 2 * mag : raw / mag <= 5 ? 5 * mag : 10 * mag;
+    lo = std::floor(min / step) * step;
+    hi = std::ceil(max / step) * step;
+    if (hi <= lo) hi = lo + step;
+  }
+  double at(double v, double from, double to) const { return from + (v - lo) / (hi - lo) * (to - from); }
+};
+
+uint64_t memory_of(const SweepRow& row, PlotMemory x) { return x == PlotMemory::Peak ? row.peak_bytes : row.saved_bytes; }
+
+bool dominates(const SweepRow& a, const SweepRow& b, PlotMemory x) {
+  return memory_of(a, x) <= memory_of(b, x) && a.recomputed_flops <= b.recomputed_flops &&
+         (memory_of(a, x) < memory_of(b, x) || a.recomputed_flops < b.recomputed_flops);
+}
+
+}  // namespace
+
+std::vector<size_t> pareto_rows(const SweepResult& r, PlotMemory x) {
+  std::vector<size_t> out;
+  for (size_t i = 0; i < r.rows.size(); ++i) {
+    if (!r.rows[i].error.empty()) continue;
+    bool dominated = false;
+    for (const auto& other : r.rows) dominated = dominated || (other.error.empty() && dominates(other, r.rows[i], x));
+    if (!dominated) out.push_back(i);
+  }
+  std::stable_sort(out.begin(), out.end(), [&](size_t a, size_t b) {
+    const uint64_t ma = memory_of(r.rows[a], x), mb = memory_of(r.rows[b], x);
+    return ma < mb || (ma == mb && r.rows[a].recomputed_flops > r.rows[b].recomputed_flops);
+  });
+  return out;
+}
+
+void write_sweep_svg(std::ostream& out, const SweepResult& r, PlotMemory xm) {
+  std::vector<size_t> finite;
+  for (size_t i = 0; i < r.rows.size(); ++i) {
+    if (r.rows[i].error.empty()) finite.push_back(i);
+  }
+  double xmin = 0, xmax = 0, ymin = 0, ymax = 0;
+  for (size_t k = 0; k < finite.size(); ++k) {
+    const SweepRow& row = r.rows[finite[k]];
+    const double x = static_cast<double>(memory_of(row, xm)), y = static_cast<double>(row.recomputed_flops);
+    xmin = k == 0 ? x : std::min(xmin, x);
+    xmax = k == 0 ? x : std::max(xmax, x);
+    ymin = k == 0 ? y : std::min(ymin, y);
+    ymax = k == 0 ? y : std::max(ymax, y);
+  }
+  const Axis ax(xmin, xmax), ay(ymin, ymax);
+  const double x0 = kLeft, x1 = kWidth - kRight, y0 = kHeight - kBottom, y1 = kTop;
+  auto px = [&](const SweepRow& row) { return ax.at(static_cast<double>(memory_of(row, xm)), x0, x1); };
+  auto py = [&](const SweepRow& row) { return ay.at(static_cast<double>(row.recomputed_flops), y0, y1); };
+
+  out << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << kWidth << "\" height=\"" << kHeight
+      << "\" viewBox=\"0 0 " << kWidth << " " << kHeight << "\" font-family=\"sans-serif\" font-size=\"12\">\n";
+  out << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
+  out << "<text x=\"" << kLeft << "\" y=\"24\" font-size=\"15\" font-weight=\"bold\">" << xml(r.graph)
+      << (xm == PlotMemory::Peak ? ": peak memory" : ": saved memory") << " vs. recomputation, sweeping " << xml(r.key) << "</text>\n";
+  const size_t skipped = r.rows.size() - finite.size();
+  out << "<text x=\"" << kLeft << "\" y=\"42\" fill=\"#555\">" << finite.size() << " values"
+      << (skipped ? ", " + std::to_string(skipped) + " without a finite cut not drawn" : std::string())
+      << "; filled: Pareto-optimal; hover a point for its row (times for " << xml(r.device) << ")</text>\n";
+
+  // Grid, ticks and axis titles.
+  for (double v = ax.lo; v <= ax.hi + ax.step / 2; v += ax.step) {
+    const double x = ax.at(v, x0, x1);
+    out << "<line x1=\"" << num(x) << "\" y1=\"" << num(y0) << "\" x2=\"" << num(x) << "\" y2=\"" << num(y1)
+        << "\" stroke=\"#e4e4e4\"/>\n<text x=\"" << num(x) << "\" y=\"" << num(y0 + 18)
+        << "\" text-anchor=\"middle\">" << human_bytes(static_cast<uint64_t>(std::llround(v))) << "</text>\n";
+  }
+  for (double v = ay.lo; v <= ay.hi + ay.step / 2; v += ay.step) {
+    const double y = ay.at(v, y0, y1);
+    out << "<line x1=\"" << num(x0) << "\" y1=\"" << num(y) << "\" x2=\"" << num(x1) << "\" y2=\"" << num(y)
+        << "\" stroke=\"#e4e4e4\"/>\n<text x=\"" << num(x0 - 8) << "\" y=\"" << num(y + 4)
+        << "\" text-anchor=\"end\">" << human_flops(static_cast<uint64_t>(std::llround(v))) << "</text>\n";
+  }
+  out << "<rect x=\"" << num(x0) << "\" y=\"" << num(y1) << "\" width=\"" << num(x1 - x0) << "\" height=\""
+      << num(y0 - y1) << "\" fill=\"none\" stroke=\"#333\"/>\n";
+  out << "<text x=\"" << num((x0 + x1) / 2) << "\" y=\"" << num(kHeight - 22)
+      << "\" text-anchor=\"middle\">"
+      << (xm == PlotMemory::Peak ? "peak activation memory (memory.peak_bytes)" : "bytes saved for the backward (saved_bytes)")
+      << "</text>\n";
+  out << "<text transform=\"translate(18 " << num((y0 + y1) / 2)
+      << ") rotate(-90)\" text-anchor=\"middle\">FLOPs recomputed in the backward</text>\n";
+
+  // The frontier as a staircase: from each optimal point right, then down.
+  const std::vector<size_t> front = pareto_rows(r, xm);
+  if (front.size() > 1) {
+    out << "<polyline fill=\"none\" stroke=\"#d9480f\" stroke-width=\"2\" points=\"";
+    for (size_t k = 0; k < front.size(); ++k) {
+      const SweepRow& row = r.rows[front[k]];
+      if (k > 0) out << " " << num(px(row)) << "," << num(py(r.rows[front[k - 1]]));
+      out << (k ? " " : "") << num(px(row)) << "," << num(py(row));
+    }
+    out << "\"/>\n";
+  }
+  // Rows with the same memory and recompute share one point and one label
+  // ("0.4, 0.45, 0.5"; the first and last of a long run: "0.1 .. 0.35 (6)").
+  std::vector<bool> drawn(r.rows.size(), false);
+  for (size_t i : finite) {
+    if (drawn[i]) continue;
+    const SweepRow& row = r.rows[i];
+    std::vector<std::string> same;
+    for (size_t j : finite) {
+      if (memory_of(r.rows[j], xm) == memory_of(row, xm) && r.rows[j].recomputed_flops == row.recomputed_flops) {
+        same.push_back(r.rows[j].value);
+        drawn[j] = true;
+      }
+    }
+    std::string label = same.front();
+    if (same.size() > 3) label += " .. " + same.back() + " (" + std::to_string(same.size()) + ")";
+    else for (size_t k = 1; k < same.size(); ++k) label += ", " + same[k];
+    const bool optimal = std::find(front.begin(), front.end(), i) != front.end();
+    out << "<g><title>" << xml(r.key) << "=" << xml(label) << ": peak " << human_bytes(row.peak_bytes) << " at "
+        << xml(row.peak_at) << ", saved " << human_bytes(row.saved_bytes) << ", recomputed " << row.recomputed_count
+        << " ops / " << human_flops(row.recomputed_flops) << ", step " << human_seconds(row.step_seconds())
+        << "</title>";
+    out << "<circle cx=\"" << num(px(row)) << "\" cy=\"" << num(py(row)) << "\" r=\"5\" stroke=\"#d9480f\" fill=\""
+        << (optimal ? "#d9480f" : "white") << "\"/>";
+    out << "<text x=\"" << num(px(row) + 7) << "\" y=\"" << num(py(row) - 7) << "\" font-size=\"10\" fill=\"#333\">"
+        << xml(label) << "</text></g>\n";
+  }
+  out << "</svg>\n";
+}
+
+}  // namespace pt
