@@ -14,6 +14,8 @@
 #include "partition/partition_message.h"
 #include "pipeline/pipeline.h"
 #include "report/report_json.h"
+#include "report/report_markdown.h"
+#include "report/report_model.h"
 #include "report/report_text.h"
 
 namespace pt::fuzz {
@@ -66,10 +68,12 @@ void run(const uint8_t* data, size_t size, Format format) {
 
   const proto::Partition out = partition_message(p.prepared.graph, p.result.classification, p.result.extraction, s);
   for (Format f : {Format::Binary, Format::Text, Format::Json}) serialize_message(out, f);
-  std::ostringstream text;
-  write_report_text(text, joint, p, s);
-  std::ostringstream json;
-  write_report_json(json, joint, p, s, {});
+  // Every report format, from one model (bandwidth model and peak memory included).
+  const ReportModel model = build_report({joint, p, s, parse_device("h100"), {}, {}});
+  std::ostringstream text, json, md;
+  write_report_text(text, model);
+  write_report_json(json, model);
+  write_report_markdown(md, model);
   check_valid_output(out.forward(), "forward");
   check_valid_output(out.backward(), "backward");
 }

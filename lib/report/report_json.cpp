@@ -111,6 +111,40 @@ void bandwidth(JsonWriter& w, const BandwidthEstimate& b) {
 }
 
 // Peak memory (budget/peak_memory.h); null when it was not computed.
+void budget(JsonWriter& w, const std::optional<BudgetReport>& b) {
+  w.key("budget");
+  if (!b) {
+    w.null_value();
+    return;
+  }
+  w.begin_object();
+  w.field("budget", b->budget);
+  w.field("stage", b->stage);
+  w.field("min_gb", b->min_gb);
+  w.field("max_gb", b->max_gb);
+  w.key("solves");
+  w.begin_array();
+  for (const auto& saved : b->solves_saved) {
+    w.begin_object();
+    string_list(w, "saved", saved);
+    w.end_object();
+  }
+  w.end_array();
+  w.key("items");
+  w.begin_array();
+  for (const auto& item : b->items) {
+    w.begin_object();
+    w.field("node", item.node);
+    w.field("bytes", item.bytes);
+    w.field("memory", item.memory);
+    w.field("runtime", item.runtime);
+    w.field("kept", item.kept);
+    w.end_object();
+  }
+  w.end_array();
+  w.end_object();
+}
+
 void memory(JsonWriter& w, const std::optional<PeakMemory>& m) {
   w.key("memory");
   if (!m) {
@@ -173,6 +207,7 @@ void write_report_json(std::ostream& out, const ReportModel& m) {
   w.end_object();
   w.field("default_partition", m.default_partition);
   w.field("budget_stage", m.budget_stage);
+  budget(w, m.budget);
 
   settings(w, m.settings);
   string_list(w, "settings_changed", m.settings_changed);

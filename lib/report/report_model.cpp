@@ -110,7 +110,23 @@ ReportModel build_report(const ReportInputs& in) {
   m.flow_vertices = r.solution.network.used_vertex_count();
   m.flow_arcs = r.solution.network.distinct_arc_count();
   m.default_partition = r.default_partition;
-  if (r.budget) m.budget_stage = r.budget->stage;
+  if (r.budget) {
+    m.budget_stage = r.budget->stage;
+    BudgetReport b;
+    b.budget = r.budget->budget;
+    b.stage = r.budget->stage;
+    b.min_gb = r.budget->min_gb;
+    b.max_gb = r.budget->max_gb;
+    for (const auto& solve : r.budget->solves) {
+      std::vector<std::string> names;
+      for (NodeId id : solve.cut.saved) names.push_back(g[id].name);
+      b.solves_saved.push_back(std::move(names));
+    }
+    for (const auto& item : r.budget->items) {
+      b.items.push_back({g[item.node].name, g[item.node].size_bytes, item.memory, item.runtime, item.kept});
+    }
+    m.budget = std::move(b);
+  }
 
   m.settings = typed_settings(in.settings);
   m.settings_changed = in.settings.changed_keys();

@@ -40,6 +40,24 @@ struct ValueSet {
   uint64_t bytes = 0;
 };
 
+// How the memory budget decided (budget/memory_budget.h), for the JSON
+// report: enough to re-check the cascade and the knapsack independently.
+struct BudgetItemRow {
+  std::string node;
+  uint64_t bytes = 0;
+  double memory = 0;   // (bytes / 1e9) / (max_gb - min_gb)
+  double runtime = 0;  // max(FLOPs, 1)
+  bool kept = false;   // saved; false: the knapsack recomputes it
+};
+
+struct BudgetReport {
+  double budget = 1;
+  std::string stage;
+  double min_gb = 0, max_gb = 0;
+  std::vector<std::vector<std::string>> solves_saved;  // each solve's cut, graph order
+  std::vector<BudgetItemRow> items;                    // knapsack items, largest first
+};
+
 struct ReportModel {
   std::string graph;   // the joint graph's name
   std::string source;  // its file
@@ -62,6 +80,7 @@ struct ReportModel {
   int64_t flow_vertices = 0, flow_arcs = 0;
   bool default_partition = false;
   std::string budget_stage;    // empty without a memory budget
+  std::optional<BudgetReport> budget;  // set when activation_memory_budget < 1
 
   std::vector<SettingValue> settings;
   std::vector<std::string> settings_changed;  // scalar keys and edited op classes

@@ -110,6 +110,25 @@ TEST_CASE("diff --json, and diff of two saved reports") {
   CHECK(run_tool({"diff", "--report-a", a, "--report-b", a}).exit_code == 0);
 }
 
+TEST_CASE("the JSON report's budget object: null without a budget; the cascade and knapsack with one") {
+  const auto none = parse_json(run_tool({"--input", kLinear, "--report-json", "-"}).out);
+  CHECK(none.fields().at("budget").kind_case() == google::protobuf::Value::kNullValue);
+  const ToolResult half = run_tool({"--input", kLinear, "--set", "activation_memory_budget=0.5", "--report-json", "-"});
+  REQUIRE(half.exit_code == 0);
+  const auto report = parse_json(half.out);
+  const auto& b = report.fields().at("budget").struct_value();
+  CHECK(b.fields().at("stage").string_value() == "knapsack");
+  CHECK(report.fields().at("budget_stage").string_value() == "knapsack");
+  CHECK(b.fields().at("solves").list_value().values_size() == 4);
+  CHECK(b.fields().at("min_gb").number_value() == doctest::Approx(0.127788544));
+  CHECK(b.fields().at("max_gb").number_value() == doctest::Approx(3.422152194));
+  // The 3.29 GB matmul output is the largest item; half the budget cannot keep it.
+  const auto& first = b.fields().at("items").list_value().values(0).struct_value();
+  CHECK(first.fields().at("node").string_value() == "mm_default_2");
+  CHECK(first.fields().at("bytes").number_value() == 3294101504.0);
+  CHECK_FALSE(first.fields().at("kept").bool_value());
+}
+
 TEST_CASE("sweep --plot writes an SVG atomically, never over the input, and --jobs does not change rows") {
   TempDir dir;
   const std::string svg = dir.file("budget.svg");
