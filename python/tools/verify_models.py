@@ -209,6 +209,81 @@ def llama_small(b=8, t=512, batches=4):
                     lambda i: (m, data[i % batches][0], data[i % batches][0]), lr=3e-4)
 
 
+# --- extra models for the prediction check (measure_settings.py) ---------
+
+def linear_ce_fp32(batches=2):
+    """linear_ce at another size and dtype: fp32 Linear(1024, 32000), 16384 rows."""
+    torch.manual_seed(0)
+    lin = nn.Linear(1024, 32000, bias=False, device="cuda")
+    data = []
+    for i in range(batches):
+        x = torch.randn(16384, 1024, device="cuda", generator=_gen(i))
+        y = torch.randint(0, 32000, (16384,), device="cuda", generator=_gen(100 + i))
+        data.append((x.requires_grad_(), y))
+
+    def make_args(i):
+        x, y = data[i % batches]
+        x.grad = None
+        return (lin, x, y)
+    return Workload("linear_ce_fp32", _linear_ce_step, {"lin": lin}, make_args)
+
+
+class _MLPBlock(nn.Module):
+    def __init__(self, d):
+        super().__init__()
+        self.ln = nn.LayerNorm(d)
+        self.fc1, self.fc2 = nn.Linear(d, 4 * d), nn.Linear(4 * d, d)
+
+    def forward(self, x):
+        return x + self.fc2(F.gelu(self.fc1(self.ln(x))))
+
+
+class MLPNet(nn.Module):
+    """Pre-LayerNorm residual GELU MLP blocks, LayerNorm, a 1000-way head."""
+
+    def __init__(self, d=1024, blocks=6, classes=1000):
+        super().__init__()
+        self.blocks = nn.ModuleList(_MLPBlock(d) for _ in range(blocks))
+        self.ln_f, self.head = nn.LayerNorm(d), nn.Linear(d, classes)
+
+    def forward(self, x):
+        for b in self.blocks:
+            x = b(x)
+        return self.head(self.ln_f(x))
+
+
+def mlp_gelu_ln(rows=32768, d=1024, blocks=6):
+    """bf16, 32768 rows of width 1024 (a large batch), 6 blocks."""
+    torch.manual_seed(0)
+    m = MLPNet(d, blocks).cuda().to(torch.bfloat16)
+    x = torch.randn(rows, d, device="cuda", dtype=torch.bfloat16, generator=_gen(7))
+    y = torch.randint(0, 1000, (rows,), device="cuda", generator=_gen(8))
+    return Workload("mlp_gelu_ln", _ce_step, {"m": m}, lambda i: (m, x, y))
+
+
+def resnet18_b64():
+    """torchvision resnet18, fp32 (TF32 matmuls/convs), B=64, train mode."""
+    import torchvision
+    torch.manual_seed(0)
+    m = torchvision.models.resnet18().cuda().train()
+    x = torch.randn(64, 3, 224, 224, device="cuda", generator=_gen(9))
+    y = torch.randint(0, 1000, (64,), device="cuda", generator=_gen(10))
+    return Workload("resnet18_b64", _ce_step, {"m": m}, lambda i: (m, x, y))
+
+
+def vit_b16_bf16(b=32):
+    """torchvision vit_b_16, bf16, B=32, train mode (dropout 0)."""
+    import torchvision
+    torch.manual_seed(0)
+    m = torchvision.models.vit_b_16().cuda().to(torch.bfloat16).train()
+    x = torch.randn(b, 3, 224, 224, device="cuda", dtype=torch.bfloat16, generator=_gen(11))
+    y = torch.randint(0, 1000, (b,), device="cuda", generator=_gen(12))
+    return Workload("vit_b16", _ce_step, {"m": m}, lambda i: (m, x, y))
+
+
 CORPUS_MODELS = {"linear_ce": linear_ce, "mlp_dynamic": mlp_dynamic, "sac_mlp": sac_mlp,
                  "resnet18": resnet18}
 TRAINING_MODELS = {"linear_ce": linear_ce, "gpt2_124m": gpt2_124m, "llama_small": llama_small}
+SETTINGS_MODELS = {"linear_ce": linear_ce, "linear_ce_fp32": linear_ce_fp32,
+                   "mlp_gelu_ln": mlp_gelu_ln, "gpt2_124m": gpt2_124m, "llama_small": llama_small,
+                   "resnet18_b64": resnet18_b64, "vit_b16": vit_b16_bf16}
