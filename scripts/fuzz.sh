@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Fuzzes partition_tool's input path: builds the libFuzzer targets of fuzz/
-# (clang, -fsanitize=fuzzer,address,undefined) into build-fuzz/ and runs
-# fuzz_pb, fuzz_pbtxt and fuzz_json one after the other, SECONDS each.
+# (clang, -fsanitize=fuzzer,address,undefined) in build-san/ (the sanitizer
+# build of scripts/sanitize.sh, configured the same way by
+# scripts/san_config.sh) and runs fuzz_pb, fuzz_pbtxt and fuzz_json one after
+# the other, SECONDS each. Its working files live in build-fuzz/.
 #
 #   bash scripts/fuzz.sh          # 60 s per target (what .ci/run does)
 #   bash scripts/fuzz.sh 600      # a long run: 10 minutes per target
@@ -13,7 +15,7 @@
 # build-fuzz/corpus/<target>/ across runs; logs go to build-fuzz/logs/. A
 # finding (crash, sanitizer report, uncaught exception, a run over 10 s or
 # 2 GB) is written to build-fuzz/findings/ and makes the script fail:
-# reproduce it with `build-fuzz/fuzz/fuzz_<target> FILE`, then add the file
+# reproduce it with `build-san/fuzz/fuzz_<target> FILE`, then add the file
 # to test/malformed/ or test/robustness/ with its expected one-line error.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,9 +24,9 @@ seconds=${1:-60}
 tool=build/app/partition_tool
 [[ -x $tool ]] || { echo "fuzz: $tool is missing: run scripts/setup.sh first" >&2; exit 1; }
 
-CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DPT_FUZZ=ON -DPT_BUILD_TESTS=OFF >/dev/null
-ninja -C build-fuzz --quiet fuzz_pb fuzz_pbtxt fuzz_json
+source scripts/san_config.sh
+configure_san_build
+ninja -C build-san --quiet fuzz_pb fuzz_pbtxt fuzz_json
 
 seeds=build-fuzz/seeds
 rm -rf "$seeds"
@@ -54,7 +56,7 @@ for target in pb pbtxt json; do
   dict=()
   [[ $target != pb ]] && dict=(-dict=fuzz/graph.dict)
   log=build-fuzz/logs/$target.log
-  if ! "build-fuzz/fuzz/fuzz_$target" "build-fuzz/corpus/$target" "$seeds/$target" "${dict[@]}" \
+  if ! "build-san/fuzz/fuzz_$target" "build-fuzz/corpus/$target" "$seeds/$target" "${dict[@]}" \
       -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
       -artifact_prefix="build-fuzz/findings/$target-" >"$log" 2>&1; then
     echo "fuzz: fuzz_$target found a problem (see $log and build-fuzz/findings/):" >&2

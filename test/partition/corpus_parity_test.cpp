@@ -62,7 +62,10 @@ void check_network(const Graph& g, const Classification& c, const FlowNetwork& n
     CHECK(sink_text(net.sink[id]) == it->second.sink());
   }
   CHECK(static_cast<size_t>(run.dist_from_bw_size()) > 0);
-  for (const auto& [name, dist] : run.dist_from_bw()) {
+  for (const auto& entry : run.dist_from_bw()) {
+    // Not a structured binding: clang 14 (the sanitizer build) cannot capture one in INFO's lambda.
+    const std::string& name = entry.first;
+    const auto dist = entry.second;
     const NodeId id = g.find(name);
     REQUIRE_MESSAGE(id != kNoNode, "dist_from_bw names unknown node " << name);
     INFO("node " << name);

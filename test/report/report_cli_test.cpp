@@ -201,7 +201,9 @@ TEST_CASE("every report command's --help teaches: description, options, an examp
       {"dot", {"Graphviz DOT", "--around NODE", "--depth N", "--max-nodes N", "legend", "Examples:",
                "| dot -Tsvg"}},
   };
-  for (const auto& [command, parts] : helps) {
+  for (const auto& help : helps) {
+    const auto& command = help.first;  // no structured binding: clang 14 cannot capture one
+    const auto& parts = help.second;
     const ToolResult r = run_tool({command, "--help"});
     CHECK(r.exit_code == 0);
     for (const auto& part : parts) {
