@@ -185,6 +185,8 @@ def measure_model(name, labels, rounds, steps, out):
                 _zero(params)
                 args = w.make_args(0)
                 e = [torch.cuda.Event(enable_timing=True) for _ in range(3)]
+                if ARGS.sync_steps:
+                    torch.cuda.synchronize()  # each step starts on an idle GPU
                 e[0].record()
                 loss = compiled[label](*args)
                 e[1].record()
@@ -276,6 +278,8 @@ def main():
     ap.add_argument("--drop-rounds", type=int, default=0,
                     help="leave the first N timing rounds out of the medians")
     ap.add_argument("--microbench", action="store_true")
+    ap.add_argument("--sync-steps", action="store_true",
+                    help="synchronize before each timed step (no overlap between steps)")
     ap.add_argument("--budget-s", type=float, default=520)
     ARGS = ap.parse_args()
     os.makedirs(ARGS.out, exist_ok=True)

@@ -27,6 +27,7 @@ step time, <= 0.25 |measured| + 0.1 GB (GB = 1e9 bytes) for peak memory.
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -61,7 +62,7 @@ def predicted(report, overhead_us):
             "kernels": kernels,
             "bytes": sum(bw[p]["bytes_loaded"] + bw[p]["bytes_stored"] for p in ("forward", "backward")),
             "flops": bw["forward"]["flops"] + bw["backward"]["flops"],
-            "saved_values": report["saved_values"]}
+            "saved_values": report["saved_values"], "saved_bytes": report["saved_bytes"]}
 
 
 def verdict(pred, meas, rel, absolute):
@@ -69,14 +70,37 @@ def verdict(pred, meas, rel, absolute):
     return err, abs(err) <= rel * abs(meas) + absolute
 
 
+def paired_se(setting, base, repeat, drop):
+    """Standard error of the measured delta from the per-round medians
+    (rounds are interleaved, so round i of each setting ran back to back)."""
+    r = setting["step_ms_rounds"][drop:]
+    b = [(x + y) / 2 for x, y in zip(base["step_ms_rounds"][drop:], repeat["step_ms_rounds"][drop:])]
+    d = [x - y for x, y in zip(r, b)]
+    if len(d) < 2:
+        return None
+    return statistics.stdev(d) / len(d) ** 0.5
+
+
+def device_for(model, args):
+    for spec in args.model_device:
+        m, dev = spec.split("=", 1)
+        if m == model:
+            return dev
+    return args.device
+
+
 def compare(run_name, measure, graph_dir, args, workdir):
     rows = []
+    drop = measure.get("args", {}).get("drop_rounds", 0) or 0
     for model, res in measure["models"].items():
         sets = res.get("settings", {})
         if "base" not in sets or "step_ms" not in sets["base"]:
             continue
+        if f"{run_name}:{model}" in args.skip:
+            continue
         graph = os.path.join(graph_dir, f"{model}.graph.json")
-        base_rep = run_tool(args.binary, graph, {}, args.device, args.bandwidth_option, workdir)
+        device = device_for(model, args)
+        base_rep = run_tool(args.binary, graph, {}, device, args.bandwidth_option, workdir)
         pb = predicted(base_rep, args.overhead_us)
         b1, b2 = sets["base"], sets.get("base_repeat", sets["base"])
         mb_step = (b1["step_ms"] + b2["step_ms"]) / 2
@@ -85,7 +109,7 @@ def compare(run_name, measure, graph_dir, args, workdir):
         for label, s in sets.items():
             if label == "base" or "step_ms" not in s:
                 continue
-            rep = run_tool(args.binary, graph, s["settings"], args.device, args.bandwidth_option, workdir)
+            rep = run_tool(args.binary, graph, s["settings"], device, args.bandwidth_option, workdir)
             p = predicted(rep, args.overhead_us)
             gpu_saved = s["records"][0]["saved_values"]
             d_meas_t = s["step_ms"] - (mb_step if label != "base_repeat" else b1["step_ms"])
@@ -95,20 +119,24 @@ def compare(run_name, measure, graph_dir, args, workdir):
             et, ok_t = verdict(d_pred_t, d_meas_t, TIME_REL, TIME_ABS_MS)
             em, ok_m = verdict(d_pred_m, d_meas_m, MEM_REL, MEM_ABS_B)
             rows.append({
-                "run": run_name, "model": model, "setting": label, "settings": s["settings"],
+                "run": run_name, "model": model, "setting": label, "settings": s["settings"], "device": device,
                 "saved_same_as_gpu_run": p["saved_values"] == gpu_saved,
                 "same_final_modules_as_base": s["records"][0]["digests"] == b1["records"][0]["digests"],
                 "measured": {"base_step_ms": mb_step, "base_noise_ms": noise, "step_ms": s["step_ms"],
                              "fwd_ms": s["fwd_ms"], "base_fwd_ms": (b1["fwd_ms"] + b2["fwd_ms"]) / 2,
                              "base_peak_bytes": mb_peak, "peak_bytes": s["step_peak_bytes"],
-                             "d_step_ms": d_meas_t, "d_peak_bytes": d_meas_m},
+                             "d_step_ms": d_meas_t, "d_peak_bytes": d_meas_m,
+                             "d_step_se_ms": paired_se(s, b1, b1 if label == "base_repeat" else b2, drop),
+                             "sync_steps": bool(measure.get("args", {}).get("sync_steps"))},
                 "predicted": {"base_step_ms": pb["step_ms"], "step_ms": p["step_ms"],
                               "base_fwd_ms": pb["fwd_ms"], "fwd_ms": p["fwd_ms"],
                               "base_peak_bytes": pb["peak_bytes"], "peak_bytes": p["peak_bytes"],
                               "input_bytes": p["input_bytes"], "peak_at": p["peak_at"],
+                              "d_fwd_ms": p["fwd_ms"] - pb["fwd_ms"],
                               "base_peak_at": pb["peak_at"], "peak_pass": p["peak_pass"],
                               "d_kernels": p["kernels"] - pb["kernels"], "d_bytes": p["bytes"] - pb["bytes"],
                               "d_flops": p["flops"] - pb["flops"],
+                              "d_saved_bytes": p["saved_bytes"] - pb["saved_bytes"],
                               "d_step_ms": d_pred_t, "d_peak_bytes": d_pred_m},
                 "error": {"step_ms": et, "peak_bytes": em},
                 "pass": {"step": ok_t, "peak": ok_m}})
@@ -121,8 +149,12 @@ def _sign(x, digits):
     return f"{x:+.{digits}f}"
 
 
+def _se(m):
+    return "" if m.get("d_step_se_ms") is None else f" ±{m['d_step_se_ms']:.2f}"
+
+
 def table(rows):
-    lines = ["| run | model | setting | meas. base ms (noise) | meas. Δstep ms | pred. Δstep ms | err ms | time | "
+    lines = ["| run | model | setting | meas. base ms (± half base-repeat gap) | meas. Δstep ms (± s.e.) | pred. Δstep ms | err ms | time | "
              "meas. Δpeak GB | pred. Δpeak GB | err GB | mem |",
              "| --- | --- | --- | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | --- |"]
     for r in rows:
@@ -134,7 +166,7 @@ def table(rows):
         tag = " (control)" if r["setting"] == "base_repeat" else ""
         lines.append(
             f"| {r['run']} | {r['model']} | {r['setting']}{tag} | {m['base_step_ms']:.2f} (±{m['base_noise_ms']:.2f}) "
-            f"| {_sign(m['d_step_ms'], 2)} | {_sign(p['d_step_ms'], 2)} | {_sign(e['step_ms'], 2)} "
+            f"| {_sign(m['d_step_ms'], 2)}{_se(m)} | {_sign(p['d_step_ms'], 2)} | {_sign(e['step_ms'], 2)} "
             f"| {'pass' if ok['step'] else 'FAIL'} | {_sign(m['d_peak_bytes'] / 1e9, 3)} "
             f"| {_sign(p['d_peak_bytes'] / 1e9, 3)} | {_sign(e['peak_bytes'] / 1e9, 3)} "
             f"| {'pass' if ok['peak'] else 'FAIL'} |")
@@ -155,6 +187,9 @@ def main():
     ap.add_argument("--device", default="h200")
     ap.add_argument("--bandwidth-option", action="append", default=[])
     ap.add_argument("--overhead-us", type=float, default=0.0)
+    ap.add_argument("--model-device", action="append", default=[],
+                    help="MODEL=DEVICE: another --device for one model (e.g. fp32 FLOP/s)")
+    ap.add_argument("--skip", action="append", default=[], help="RUN:MODEL rows to leave out")
     ap.add_argument("--binary", default=os.environ.get("PARTITION_TOOL", DEFAULT_BINARY))
     ap.add_argument("--json-out")
     args = ap.parse_args()
