@@ -178,7 +178,11 @@ class PassCoster {
       }
     }
     const double mem_s = static_cast<double>(ke.bytes_loaded + ke.bytes_stored) / device_.bytes_per_second;
-    const double flop_s = static_cast<double>(ke.flops) / device_.flops_per_second;
+    // float32 matmuls run on TF32 tensor cores, at half the bf16 rate.
+    const auto& out_val = g_.proto_node(roots.front()).val();
+    const bool fp32 = out_val.has_tensor() && out_val.tensor().dtype() == "float32";
+    const double flop_s =
+        static_cast<double>(ke.flops) / (fp32 ? device_.fp32_flops_per_second : device_.flops_per_second);
     ke.seconds = std::max(mem_s, flop_s);
 
     for (NodeId c : closure) mark_[c] = kNone, demand_[c] = 0;

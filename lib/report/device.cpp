@@ -13,12 +13,14 @@ struct Preset {
   std::string_view name;
   double bytes_per_second;
   double flops_per_second;
+  double fp32_flops_per_second;
 };
 
 constexpr Preset kPresets[] = {
-    {"a100", 1.555e12, 312e12},
-    {"h100", 3.35e12, 989e12},
-    {"h200", 4.8e12, 989e12},
+    {"a100", 1.555e12, 312e12, 156e12},
+    {"h100", 3.35e12, 989e12, 494e12},
+    {"h200", 4.8e12, 989e12, 494e12},
+    {"h200-measured", 4.2e12, 616e12, 300e12},
 };
 
 double positive_number(std::string_view text, std::string_view whole) {
@@ -35,7 +37,7 @@ double positive_number(std::string_view text, std::string_view whole) {
 
 Device parse_device(std::string_view text) {
   for (const Preset& p : kPresets) {
-    if (text == p.name) return {std::string(p.name), p.bytes_per_second, p.flops_per_second};
+    if (text == p.name) return {std::string(p.name), p.bytes_per_second, p.flops_per_second, p.fp32_flops_per_second};
   }
   const auto colon = text.find(':');
   Device d;
@@ -43,6 +45,7 @@ Device parse_device(std::string_view text) {
   d.bytes_per_second = positive_number(text.substr(0, colon), text);
   d.flops_per_second = colon == std::string_view::npos ? kPresets[1].flops_per_second
                                                         : positive_number(text.substr(colon + 1), text);
+  d.fp32_flops_per_second = d.flops_per_second / 2;
   return d;
 }
 

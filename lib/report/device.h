@@ -11,14 +11,19 @@ struct Device {
   std::string name;               // "h100", or the number as given
   double bytes_per_second = 0;    // HBM bandwidth
   double flops_per_second = 0;    // dense bf16 tensor-core peak, for compute-intensive ops
+  double fp32_flops_per_second = 0;  // the same for float32 outputs (TF32 tensor cores: half the bf16 rate)
 };
 
-// Presets (datasheet numbers, SXM parts):
-//   a100  1.555e12 B/s (A100 40GB),  312e12 FLOP/s dense bf16
-//   h100  3.35e12 B/s  (H100 SXM),   989e12 FLOP/s dense bf16
+// Presets (datasheet numbers, SXM parts; DESIGN.md section 6):
+//   a100  1.555e12 B/s (A100 40GB),  312e12 FLOP/s dense bf16, 156e12 TF32
+//   h100  3.35e12 B/s  (H100 SXM),   989e12 FLOP/s dense bf16, 494e12 TF32
 //   h200  4.8e12 B/s   (H200 SXM),   989e12 FLOP/s dense bf16 (same compute as H100)
+// and one measured preset, what an H200 achieved (docs/predictions.md):
+//   h200-measured  4.2e12 B/s (a 3.3 GB copy), 616e12 FLOP/s (a bf16 matmul
+//                  of linear_ce's logits shape), 300e12 FLOP/s fp32 (TF32)
 // or "<bytes-per-second>[:<flops-per-second>]" ("2e12", "2e12:400e12"); a bare
-// bandwidth keeps h100's peak FLOP/s. Throws SettingsError for anything else.
+// bandwidth keeps h100's peak FLOP/s; float32 runs at half the given rate.
+// Throws SettingsError for anything else.
 Device parse_device(std::string_view text);
 
 // The preset names, for help texts.

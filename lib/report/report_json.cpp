@@ -104,6 +104,7 @@ void bandwidth(JsonWriter& w, const BandwidthEstimate& b) {
   w.field("name", b.device.name);
   w.field("bytes_per_second", b.device.bytes_per_second);
   w.field("flops_per_second", b.device.flops_per_second);
+  w.field("fp32_flops_per_second", b.device.fp32_flops_per_second);
   w.end_object();
   pass(w, "forward", b.forward);
   pass(w, "backward", b.backward);

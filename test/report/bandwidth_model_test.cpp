@@ -15,7 +15,7 @@ using pt::Graph;
 using pt::PassEstimate;
 using pt::test::GraphBuilder;
 
-const pt::Device kDevice{"test", 1e12, 1e15};
+const pt::Device kDevice{"test", 1e12, 1e15, 1e15};
 
 // The whole graph as one pass: placeholders are its inputs, the output node's
 // list its outputs.

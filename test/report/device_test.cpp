@@ -13,6 +13,17 @@ TEST_CASE("device presets carry datasheet bandwidth and dense bf16 peak") {
   CHECK(pt::parse_device("h100").flops_per_second == 989e12);
   CHECK(pt::parse_device("h200").bytes_per_second == 4.8e12);
   CHECK(pt::parse_device("h200").flops_per_second == 989e12);
+  // float32 matmuls run on TF32 tensor cores at half the bf16 rate.
+  CHECK(a100.fp32_flops_per_second == 156e12);
+  CHECK(pt::parse_device("h200").fp32_flops_per_second == 494e12);
+  CHECK(pt::parse_device("2e12:400e12").fp32_flops_per_second == 200e12);
+}
+
+TEST_CASE("h200-measured: what an H200 achieved (docs/predictions.md)") {
+  const pt::Device d = pt::parse_device("h200-measured");
+  CHECK(d.bytes_per_second == 4.2e12);
+  CHECK(d.flops_per_second == 616e12);
+  CHECK(d.fp32_flops_per_second == 300e12);
 }
 
 TEST_CASE("a number is a bandwidth in bytes per second, with an optional peak FLOP/s") {
