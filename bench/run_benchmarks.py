@@ -196,7 +196,7 @@ def table_sweep(args):
         return
     graph = os.path.join(ROOT, "test/corpus/gpt2_124m.pb")
     values = ",".join("%.2f" % (1.0 + 0.01 * k) for k in range(21))
-    cmd = [args.tool, "sweep", "--input", graph, "--param", "dist_from_bw_base", "--values", values]
+    cmd = [args.tool, "sweep", "--input", graph, "--key", "dist_from_bw_base", "--values", values]
     wall, cpu, rss = measured(cmd, args.repeat)
     print("### Sweep of 21 values on gpt2_124m\n")
     print("`%s`\n\n%s; median of %d runs: wall %.3f s, CPU %.3f s, peak RSS %.0f MB.\n" % (
