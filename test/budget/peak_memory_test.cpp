@@ -62,3 +62,36 @@ TEST_CASE("saving a value keeps it alive from the forward into the backward") {
   CHECK(m.backward_peak_bytes == 68);
   CHECK(m.peak_at == "grad_x");
 }
+
+TEST_CASE("the backward runs a recomputed node just before its first reader, as PyTorch reorders it") {
+  // a = relu(x) is recomputed; the backward first builds a 12,000-byte
+  // temporary g1 (freed after g2), then reads a. In joint-graph order a would
+  // be live from the backward's start, next to g1 and g2 (peak 24,004 B);
+  // placed before its reader grad_x, it is not (peak 20,004 B at g2).
+  const char* graph = R"(
+num_fwd_outputs: 1
+nodes { name: "x" op: "placeholder" target: "x" val { tensor { shape: [1000] stride: [1] dtype: "float32" device: "cpu" } } }
+nodes { name: "tangents_1" op: "placeholder" target: "tangents_1" val { tensor { dtype: "float32" device: "cpu" } } }
+nodes { name: "a" op: "call_function" target: "aten.relu.default" args { node: "x" }
+        val { tensor { shape: [1000] stride: [1] dtype: "float32" device: "cpu" } } op_tags: "pointwise" }
+nodes { name: "loss" op: "call_function" target: "aten.sum.default" args { node: "a" }
+        val { tensor { dtype: "float32" device: "cpu" } } op_tags: "reduction" }
+nodes { name: "g1" op: "call_function" target: "aten.mul.Tensor" args { node: "tangents_1" } args { node: "x" }
+        val { tensor { shape: [3000] stride: [1] dtype: "float32" device: "cpu" } } op_tags: "pointwise" }
+nodes { name: "g2" op: "call_function" target: "aten.relu.default" args { node: "g1" }
+        val { tensor { shape: [1000] stride: [1] dtype: "float32" device: "cpu" } } op_tags: "pointwise" }
+nodes { name: "grad_x" op: "call_function" target: "aten.mul.Tensor" args { node: "g2" } args { node: "a" }
+        val { tensor { shape: [1000] stride: [1] dtype: "float32" device: "cpu" } } op_tags: "pointwise" }
+nodes { name: "output" op: "output" target: "output" args { list { items { node: "loss" } items { node: "grad_x" } } } }
+)";
+  const Settings s;
+  const PrepareResult p = prepare(test::graph_from_text(graph), s);
+  const Graph& g = p.graph;
+  const PartitionResult r = partition_graph(g, s);
+  REQUIRE(r.extraction.recomputed.size() == 1);
+  REQUIRE(g[r.extraction.recomputed[0]].name == "a");
+  const PeakMemory m = simulate_peak_memory(g, r.classification, r.extraction, s.op_classes);
+  // Backward start: x (4000) + tangents_1 (4); then g1 (12000) and g2 (4000).
+  CHECK(m.backward_peak_bytes == 20004);
+  CHECK(m.peak_at == "g2");
+}
