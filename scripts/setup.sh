@@ -12,7 +12,8 @@ cd "$(dirname "$0")/.."
 
 packages=(cmake g++ ninja-build libcli11-dev liblemon-dev libglpk-dev libspdlog-dev libfmt-dev
           libprotobuf-dev protobuf-compiler doctest-dev python3
-          clang)  # clang: the libFuzzer targets (scripts/fuzz.sh, run by .ci/run)
+          clang libclang-rt-dev)  # clang and its sanitizer/libFuzzer runtimes (only recommended by
+                                  # clang, so not pulled by --no-install-recommends): scripts/sanitize.sh, fuzz.sh
 
 missing=()
 for p in "${packages[@]}"; do
