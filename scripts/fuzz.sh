@@ -50,6 +50,13 @@ for f in test/corpus/*.pb; do
   fi
 done
 
+# As in scripts/sanitize.sh: leak checks only where LeakSanitizer can run.
+leaks=1
+if ! ASAN_OPTIONS=detect_leaks=1 build-san/app/partition_tool --version >/dev/null 2>&1; then
+  echo "fuzz: LeakSanitizer cannot run on this machine; leaks are not checked" >&2
+  leaks=0
+fi
+
 status=0
 for target in pb pbtxt json; do
   mkdir -p "build-fuzz/corpus/$target"
@@ -57,7 +64,7 @@ for target in pb pbtxt json; do
   [[ $target != pb ]] && dict=(-dict=fuzz/graph.dict)
   log=build-fuzz/logs/$target.log
   if ! "build-san/fuzz/fuzz_$target" "build-fuzz/corpus/$target" "$seeds/$target" "${dict[@]}" \
-      -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+      -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 -detect_leaks=$leaks \
       -artifact_prefix="build-fuzz/findings/$target-" >"$log" 2>&1; then
     echo "fuzz: fuzz_$target found a problem (see $log and build-fuzz/findings/):" >&2
     grep -m 5 -E "ERROR|runtime error|Test unit written" "$log" >&2 || tail -5 "$log" >&2
