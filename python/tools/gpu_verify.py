@@ -131,15 +131,19 @@ def train_one(w, partitioner, steps, timing_steps, warmup=5):
     params = w.params()
     opt = torch.optim.AdamW(params, lr=w.lr, foreach=True)
     compiled = torch.compile(w.fn, backend="inductor", **w.compile_kwargs)
-    losses = []
+    losses, rows = [], []
     t0 = time.time()
     with hook.installed(partitioner):
         for i in range(steps):
-            loss = _step(compiled, w.make_args(i))
+            args = w.make_args(i)
+            rows.append(next((a.shape[0] for a in args if isinstance(a, torch.Tensor)), None))
+            loss = _step(compiled, args)
             opt.step()
             opt.zero_grad(set_to_none=True)
             losses.append(loss.detach().float().item())
         result = {"losses": losses, "train_s": round(time.time() - t0, 1)}
+        if len(set(rows)) > 1:
+            result["batch_rows_per_step"] = rows
         if timing_steps:
             events = []
             torch.cuda.synchronize()

@@ -68,15 +68,26 @@ def _ce_step(m, x, y):
     return F.cross_entropy(m(x), y)
 
 
-def mlp_dynamic():
+def mlp_dynamic(sizes=(96,)):
+    """Batch dimension marked dynamic; step i uses batch sizes[i % len(sizes)]
+    (the default, one batch of 96, is the corpus capture)."""
     torch.manual_seed(0)
     m = nn.Sequential(nn.Linear(512, 2048), nn.GELU(), nn.Linear(2048, 2048),
                       nn.LayerNorm(2048), nn.ReLU(), nn.Linear(2048, 10)).cuda()
-    x = torch.randn(96, 512, device="cuda")
-    y = torch.randint(0, 10, (96,), device="cuda")
-    torch._dynamo.mark_dynamic(x, 0)
-    torch._dynamo.mark_dynamic(y, 0)
-    return Workload("mlp_dynamic", _ce_step, {"m": m}, lambda i: (m, x, y))
+    data = []
+    for b in sizes:
+        x = torch.randn(b, 512, device="cuda")
+        y = torch.randint(0, 10, (b,), device="cuda")
+        torch._dynamo.mark_dynamic(x, 0)
+        torch._dynamo.mark_dynamic(y, 0)
+        data.append((x, y))
+    name = "mlp_dynamic" if len(sizes) == 1 else "mlp_dynamic_varied"
+    return Workload(name, _ce_step, {"m": m}, lambda i: (m, *data[i % len(data)]))
+
+
+# The batch changes every step (96, 64, 128, 40, 96, ...): one compiled graph
+# should serve them all through its batch symbol.
+mlp_dynamic_varied = functools.partial(mlp_dynamic, sizes=(96, 64, 128, 40))
 
 
 def _sac_policy(ctx, op, *args, **kwargs):
@@ -283,7 +294,9 @@ def vit_b16_bf16(b=32):
 
 CORPUS_MODELS = {"linear_ce": linear_ce, "mlp_dynamic": mlp_dynamic, "sac_mlp": sac_mlp,
                  "resnet18": resnet18}
-TRAINING_MODELS = {"linear_ce": linear_ce, "gpt2_124m": gpt2_124m, "llama_small": llama_small}
+TRAINING_MODELS = {"linear_ce": linear_ce, "gpt2_124m": gpt2_124m, "llama_small": llama_small,
+                   "mlp_dynamic": mlp_dynamic, "mlp_dynamic_varied": mlp_dynamic_varied,
+                   "sac_mlp": sac_mlp, "resnet18": resnet18}
 SETTINGS_MODELS = {"linear_ce": linear_ce, "linear_ce_fp32": linear_ce_fp32,
                    "mlp_gelu_ln": mlp_gelu_ln, "gpt2_124m": gpt2_124m, "llama_small": llama_small,
                    "resnet18_b64": resnet18_b64, "vit_b16": vit_b16_bf16}
