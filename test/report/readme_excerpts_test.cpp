@@ -59,3 +59,10 @@ TEST_CASE("README's explain, diff and sweep excerpts are verbatim") {
   head = sweep.out.substr(0, at);
   CHECK(text.find(head + "...\n") != std::string::npos);
 }
+
+TEST_CASE("README's memory-budget sweep of gpt2_124m is verbatim") {
+  const auto sweep = run_tool({"sweep", "--input", std::string(PT_TEST_DIR) + "/corpus/gpt2_124m.pb", "--key",
+                               "activation_memory_budget", "--range", "0:1:0.1", "--device", "h200"});
+  REQUIRE(sweep.exit_code == 0);
+  CHECK(readme().find("--plot gpt2_budget.svg\n" + sweep.out + "```") != std::string::npos);
+}
