@@ -209,6 +209,14 @@ uint64_t count_flops(const Graph& g, NodeId id) {
   }
 }
 
+uint64_t count_flops_if_readable(const Graph& g, NodeId id) {
+  try {
+    return count_flops(g, id);
+  } catch (const InputError&) {
+    return 0;
+  }
+}
+
 double estimate_runtime(const Graph& g, NodeId id) {
   const uint64_t f = count_flops(g, id);
   return static_cast<double>(f < 1 ? 1 : f);

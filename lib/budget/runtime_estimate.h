@@ -42,6 +42,10 @@ namespace pt {
 // formula needs is missing or has the wrong rank, or the count exceeds 64 bits.
 uint64_t count_flops(const Graph& g, NodeId id);
 
+// count_flops, or 0 when the formula cannot read the node's shapes: for
+// reports, which show time and FLOPs of graphs the budget never estimates.
+uint64_t count_flops_if_readable(const Graph& g, NodeId id);
+
 // max(count_flops, 1), as a double (correctly rounded, like Python's
 // int -> float).
 double estimate_runtime(const Graph& g, NodeId id);

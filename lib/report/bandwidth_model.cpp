@@ -171,11 +171,7 @@ class PassCoster {
       ke.bytes_stored += b;
     }
     if (!ke.fused && ops_.is_compute_intensive(g_[roots.front()])) {
-      try {
-        ke.flops = count_flops(g_, roots.front());
-      } catch (const InputError&) {
-        ke.flops = 0;  // shapes the FLOP formula cannot read: memory time only
-      }
+      ke.flops = count_flops_if_readable(g_, roots.front());  // 0: memory time only
     }
     const double mem_s = static_cast<double>(ke.bytes_loaded + ke.bytes_stored) / device_.bytes_per_second;
     // float32 matmuls run on TF32 tensor cores, at half the bf16 rate.
@@ -223,6 +219,12 @@ BandwidthEstimate estimate_bandwidth(const Graph& prepared, const PartitionResul
   out.forward = estimate_pass(prepared, e.forward, fw_outputs, ops, device, o);
   out.backward = estimate_pass(prepared, e.backward, r.classification.bwd_outputs, ops, device, o);
   return out;
+}
+
+PeakMemory fused_peak_memory(const Graph& prepared, const PartitionResult& r, const OpClasses& ops,
+                             const BandwidthEstimate& bw) {
+  return simulate_peak_memory(prepared, r.classification, r.extraction, ops,
+                              Materialized{bw.forward.stored, bw.backward.stored});
 }
 
 }  // namespace pt

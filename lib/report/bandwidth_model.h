@@ -26,6 +26,7 @@
 
 #include "analysis/op_classes.h"
 #include "analysis/subgraph.h"
+#include "budget/peak_memory.h"
 #include "graph/graph.h"
 #include "partition/partitioner.h"
 #include "report/bandwidth_options.h"
@@ -76,5 +77,11 @@ PassEstimate estimate_pass(const Graph& g, const Subgraph& pass, const std::vect
 // values and symbols, the backward its gradients.
 BandwidthEstimate estimate_bandwidth(const Graph& prepared, const PartitionResult& r, const OpClasses& ops,
                                      const Device& device, const BandwidthOptions& o = {});
+
+// Peak memory of the partition where values a kernel keeps in registers
+// allocate nothing: the estimate's stored masks say which values reach
+// memory (the report's memory.* and the sweep's peak column).
+PeakMemory fused_peak_memory(const Graph& prepared, const PartitionResult& r, const OpClasses& ops,
+                             const BandwidthEstimate& bw);
 
 }  // namespace pt

@@ -131,10 +131,7 @@ ReportModel build_report(const ReportInputs& in) {
   m.settings = typed_settings(in.settings);
   m.settings_changed = in.settings.changed_keys();
   m.bandwidth = estimate_bandwidth(g, r, in.settings.op_classes, in.device, in.bandwidth_options);
-  // Values a kernel keeps in registers allocate nothing: the bandwidth
-  // model's stored masks say which values reach memory.
-  m.memory = simulate_peak_memory(g, r.classification, e, in.settings.op_classes,
-                                  Materialized{m.bandwidth.forward.stored, m.bandwidth.backward.stored});
+  m.memory = fused_peak_memory(g, r, in.settings.op_classes, m.bandwidth);
   m.timings = in.timings;
   return m;
 }

@@ -8,7 +8,6 @@
 #include <thread>
 #include <atomic>
 
-#include "budget/peak_memory.h"
 #include "budget/runtime_estimate.h"
 #include "graph/errors.h"
 #include "partition/partitioner.h"
@@ -51,15 +50,13 @@ SweepRow row_for(const Graph& g, const PartitionResult& r, const Settings& s, co
     row.saved.push_back(g[id].name);
   }
   row.recomputed_count = static_cast<int64_t>(r.extraction.recomputed.size());
-  for (NodeId id : r.extraction.recomputed) row.recomputed_flops += count_flops(g, id);
+  for (NodeId id : r.extraction.recomputed) row.recomputed_flops += count_flops_if_readable(g, id);
   const BandwidthEstimate bw = estimate_bandwidth(g, r, s.op_classes, device, o);
   row.forward_bytes = bw.forward.bytes();
   row.backward_bytes = bw.backward.bytes();
   row.forward_seconds = bw.forward.seconds;
   row.backward_seconds = bw.backward.seconds;
-  // The same fusion-aware simulation as the report's memory.peak_bytes.
-  const PeakMemory peak = simulate_peak_memory(g, r.classification, r.extraction, s.op_classes,
-                                               Materialized{bw.forward.stored, bw.backward.stored});
+  const PeakMemory peak = fused_peak_memory(g, r, s.op_classes, bw);
   row.peak_bytes = peak.peak_bytes;
   row.peak_at = peak.peak_at;
   return row;
