@@ -50,12 +50,7 @@ for f in test/corpus/*.pb; do
   fi
 done
 
-# As in scripts/sanitize.sh: leak checks only where LeakSanitizer can run.
-leaks=1
-if ! ASAN_OPTIONS=detect_leaks=1 build-san/app/partition_tool --version >/dev/null 2>&1; then
-  echo "fuzz: LeakSanitizer cannot run on this machine; leaks are not checked" >&2
-  leaks=0
-fi
+leaks=$(leak_checks fuzz)  # scripts/san_config.sh
 
 status=0
 for target in pb pbtxt json; do

@@ -5,3 +5,16 @@ configure_san_build() {
   CC=clang CXX=clang++ cmake -S . -B build-san -G Ninja -DPT_FUZZ=ON -DPT_BUILD_TESTS=ON -DPT_BUILD_BENCH=OFF \
     -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O0" >/dev/null
 }
+
+# Prints 1 when LeakSanitizer can run here, else 0 (with a warning naming
+# the caller). It needs to stop the process's threads (ptrace-like), which
+# some containers forbid; there every sanitized process would fail at exit,
+# so a leak-free probe decides once rather than every test failing.
+leak_checks() {
+  if ASAN_OPTIONS=detect_leaks=1 build-san/app/partition_tool --version >/dev/null 2>&1; then
+    echo 1
+  else
+    echo "$1: LeakSanitizer cannot run on this machine; leaks are not checked (ASan and UBSan are)" >&2
+    echo 0
+  fi
+}

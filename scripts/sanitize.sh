@@ -15,14 +15,7 @@ cd "$(dirname "$0")/.."
 source scripts/san_config.sh
 configure_san_build
 ninja -C build-san --quiet
-# LeakSanitizer needs to stop the process's threads (ptrace-like); some
-# containers forbid that, and then every process would fail at exit. Check
-# once with a leak-free run and say so rather than fail every test.
-leaks=1
-if ! ASAN_OPTIONS=detect_leaks=1 build-san/app/partition_tool --version >/dev/null 2>&1; then
-  echo "sanitize: LeakSanitizer cannot run on this machine; leaks are not checked (ASan and UBSan are)" >&2
-  leaks=0
-fi
+leaks=$(leak_checks sanitize)
 # halt_on_error: the first report fails the test that triggered it.
 export ASAN_OPTIONS=detect_leaks=$leaks:halt_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
