@@ -3,7 +3,7 @@
 namespace pt {
 
 NodeId Graph::find(std::string_view name) const {
-  auto it = by_name.find(std::string(name));
+  auto it = by_name.find(name);
   return it == by_name.end() ? kNoNode : it->second;
 }
 

@@ -64,7 +64,8 @@ struct Graph {
   std::string source;                          // file label used in error messages
   std::vector<Node> nodes;                     // topological order; output node last
   std::vector<std::vector<NodeId>> users;      // distinct users of each node, graph order
-  std::unordered_map<std::string, NodeId> by_name;
+  // Keys view the names in `message` / `overlay` (kept alive by this graph).
+  std::unordered_map<std::string_view, NodeId> by_name;
   int64_t num_fwd_outputs = 0;
   std::vector<NodeId> outputs;                 // flattened output list; kNoNode for none/constants
   std::vector<NodeId> primals;                 // primal placeholders in order

@@ -1,6 +1,7 @@
 #include "graph/validate.h"
 
 #include <algorithm>
+#include <stdexcept>
 #include <string_view>
 #include <utility>
 
@@ -38,10 +39,9 @@ class Validator {
                  std::to_string(options_.max_nodes));
     }
     g_.nodes.reserve(pg.nodes_size());
-    g_.by_name.reserve(pg.nodes_size() * 2);
-    // All names first, so a reference to a later node is told apart from an unknown one.
-    std::unordered_map<std::string_view, int> all_names;
-    all_names.reserve(pg.nodes_size() * 2);
+    // All names first, so a reference to a later node is told apart from an
+    // unknown one; a node's id is its index, so the map is the graph's by_name.
+    g_.by_name.reserve(static_cast<size_t>(pg.nodes_size()) * 2);
     for (int i = 0; i < pg.nodes_size(); ++i) {
       const auto& name = pg.nodes(i).name();
       if (name.empty()) fail_graph("nodes[" + std::to_string(i) + "].name is empty");
@@ -49,7 +49,7 @@ class Validator {
         fail_graph("nodes[" + std::to_string(i) + "].name = '" + printable(name) +
                    "' holds a control character (names are one-line identifiers)");
       }
-      auto [it, fresh] = all_names.emplace(name, i);
+      auto [it, fresh] = g_.by_name.emplace(std::string_view(name), i);
       if (!fresh) {
         throw InputError(g_.source + ": node '" + printable(name) + "': name is not unique (also nodes[" +
                          std::to_string(it->second) + "])");
@@ -58,7 +58,7 @@ class Validator {
     if (pg.nodes_size() == 1 && pg.nodes(0).op() == "output") {
       fail_graph("nodes holds only the output node (no inputs and no ops: nothing to partition)");
     }
-    for (int i = 0; i < pg.nodes_size(); ++i) add_node(i, all_names);
+    for (int i = 0; i < pg.nodes_size(); ++i) add_node(i);
     finish_graph();
     return std::move(g_);
   }
@@ -69,8 +69,9 @@ class Validator {
     throw InputError(g_.source + ": node '" + printable(n.name()) + "': " + field + " " + what);
   }
 
-  void add_node(int index, const std::unordered_map<std::string_view, int>& all_names) {
+  void add_node(int index) {
     const proto::Node& pn = proto_->nodes(index);
+    const NodeId self = static_cast<NodeId>(index);
     Node n;
     n.name = pn.name();
     n.proto_index = index;
@@ -98,18 +99,26 @@ class Validator {
     }
 
     // Arguments: positional first, then kwargs by key (deterministic order).
+    // The fast walk builds no field names; where it finds a problem the slow
+    // walk runs to name the field in the error (it always throws there).
     for (int a = 0; a < pn.args_size(); ++a) {
       const auto& arg = pn.args(a);
       if (arg.kind_case() == proto::Arg::kNode) {
-        n.positional_inputs.push_back(resolve(pn, "args[" + std::to_string(a) + "].node", arg.node(), all_names));
+        const NodeId ref = earlier_node(arg.node(), self);
+        n.positional_inputs.push_back(ref != kNoNode ? ref
+                                                     : resolve(pn, "args[" + std::to_string(a) + "].node", arg.node(), self));
       }
-      walk_arg(pn, arg, "args[" + std::to_string(a) + "]", all_names, n.inputs);
+      if (!collect_refs(arg, self, n.inputs)) walk_arg(pn, arg, "args[" + std::to_string(a) + "]", self);
     }
-    std::vector<std::string_view> keys;
-    keys.reserve(pn.kwargs_size());
-    for (const auto& [k, v] : pn.kwargs()) keys.push_back(k);
-    std::sort(keys.begin(), keys.end());
-    for (auto k : keys) walk_arg(pn, pn.kwargs().at(std::string(k)), "kwargs." + printable(k), all_names, n.inputs);
+    if (pn.kwargs_size() > 0) {
+      std::vector<std::pair<std::string_view, const proto::Arg*>> kwargs;
+      kwargs.reserve(pn.kwargs_size());
+      for (const auto& [k, v] : pn.kwargs()) kwargs.emplace_back(k, &v);
+      std::sort(kwargs.begin(), kwargs.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+      for (const auto& [k, v] : kwargs) {
+        if (!collect_refs(*v, self, n.inputs)) walk_arg(pn, *v, "kwargs." + printable(k), self);
+      }
+    }
 
     // Value.
     if (pn.has_val()) read_value(pn, pn.val(), n);
@@ -145,26 +154,58 @@ class Validator {
     n.impure = pn.impure() || n.op == OpKind::Placeholder ||
                (n.op == OpKind::CallFunction && (n.is_mutable || side_effect));
 
-    const NodeId id = static_cast<NodeId>(g_.nodes.size());
-    g_.by_name.emplace(n.name, id);
-    if (n.input_kind == InputKind::Primal) g_.primals.push_back(id);
+    if (n.input_kind == InputKind::Primal) g_.primals.push_back(self);
     g_.nodes.push_back(std::move(n));
   }
 
-  NodeId resolve(const proto::Node& pn, const std::string& field, const std::string& ref,
-                 const std::unordered_map<std::string_view, int>& all_names) {
-    auto it = g_.by_name.find(ref);
-    if (it != g_.by_name.end()) return it->second;
+  // The node `ref` names when it comes before node `self`, else kNoNode.
+  NodeId earlier_node(std::string_view ref, NodeId self) const {
+    const auto it = g_.by_name.find(ref);
+    return it != g_.by_name.end() && it->second < self ? it->second : kNoNode;
+  }
+
+  NodeId resolve(const proto::Node& pn, const std::string& field, const std::string& ref, NodeId self) {
+    const NodeId id = earlier_node(ref, self);
+    if (id != kNoNode) return id;
     if (ref == pn.name()) fail(pn, field, "= '" + printable(ref) + "' refers to the node itself (a cycle)");
-    if (all_names.count(ref)) {
+    if (g_.by_name.count(ref)) {
       fail(pn, field, "= '" + printable(ref) + "' refers to a later node (nodes must be in topological order; is there a cycle?)");
     }
     fail(pn, field, "= '" + printable(ref) + "' refers to no node in the graph");
   }
 
-  // Depth-first over the Arg tree without recursion; collects node refs in order.
-  void walk_arg(const proto::Node& pn, const proto::Arg& root, const std::string& root_field,
-                const std::unordered_map<std::string_view, int>& all_names, std::vector<NodeId>& out) {
+  // The fast walk: depth-first over the Arg tree without recursion, appending
+  // the node references in order; false at the first problem (walk_arg below
+  // then names it).
+  bool collect_refs(const proto::Arg& root, NodeId self, std::vector<NodeId>& out) {
+    walk_stack_.clear();
+    walk_stack_.emplace_back(&root, 0);
+    while (!walk_stack_.empty()) {
+      const auto [arg, depth] = walk_stack_.back();
+      walk_stack_.pop_back();
+      switch (arg->kind_case()) {
+        case proto::Arg::kNode: {
+          const NodeId ref = earlier_node(arg->node(), self);
+          if (ref == kNoNode) return false;
+          out.push_back(ref);
+          break;
+        }
+        case proto::Arg::kList: {
+          if (depth >= options_.max_nesting) return false;
+          const auto& items = arg->list().items();
+          for (int k = items.size() - 1; k >= 0; --k) walk_stack_.emplace_back(&items[k], depth + 1);
+          break;
+        }
+        case proto::Arg::KIND_NOT_SET: return false;
+        default: break;
+      }
+    }
+    return true;
+  }
+
+  // The slow walk, over the tree collect_refs refused: the same checks in the
+  // same order, with field names; it throws at the problem.
+  [[noreturn]] void walk_arg(const proto::Node& pn, const proto::Arg& root, const std::string& root_field, NodeId self) {
     struct Item { const proto::Arg* arg; std::string field; int depth; };
     std::vector<Item> stack{{&root, root_field, 0}};
     while (!stack.empty()) {
@@ -173,7 +214,7 @@ class Validator {
       const proto::Arg& arg = *item.arg;
       switch (arg.kind_case()) {
         case proto::Arg::kNode:
-          out.push_back(resolve(pn, item.field + ".node", arg.node(), all_names));
+          resolve(pn, item.field + ".node", arg.node(), self);
           break;
         case proto::Arg::kList: {
           if (item.depth >= options_.max_nesting) {
@@ -191,6 +232,7 @@ class Validator {
           break;
       }
     }
+    throw std::logic_error("validate: the fast and the slow argument walks disagree on node '" + pn.name() + "'");
   }
 
   uint64_t tensor_bytes(const proto::Node& pn, const proto::TensorMeta& t, const std::string& field) {
@@ -331,6 +373,7 @@ class Validator {
   std::shared_ptr<const proto::Graph> proto_;
   ValidateOptions options_;
   Graph g_;
+  std::vector<std::pair<const proto::Arg*, int>> walk_stack_;  // collect_refs's, reused
 };
 
 }  // namespace

@@ -70,13 +70,15 @@ DerivedGraph derive_graph(const Graph& g, const std::vector<bool>& keep, const s
     for (NodeId& in : n.inputs) in = map(in);
     for (NodeId& in : n.positional_inputs) in = map(in);
     if (n.input_kind == InputKind::Primal) out.primals.push_back(new_id[id]);
-    out.by_name.emplace(n.name, new_id[id]);
     const bool rewrite = reads_merged_node(g[id], kept_as);
     out.nodes.push_back(std::move(n));
-    if (!rewrite) continue;
-    proto::Node* pn = own_proto(d, new_id[id]);
-    for (auto& arg : *pn->mutable_args()) rewrite_refs(g, &arg, kept_as);
-    for (auto& [key, arg] : *pn->mutable_kwargs()) rewrite_refs(g, &arg, kept_as);
+    if (rewrite) {
+      proto::Node* pn = own_proto(d, new_id[id]);
+      for (auto& arg : *pn->mutable_args()) rewrite_refs(g, &arg, kept_as);
+      for (auto& [key, arg] : *pn->mutable_kwargs()) rewrite_refs(g, &arg, kept_as);
+    }
+    // The key views a name in out's message or overlay: it lives as long as out.
+    out.by_name.emplace(std::string_view(out.proto_node(new_id[id]).name()), new_id[id]);
   }
   out.users = distinct_users(out.nodes);
   out.outputs.reserve(g.outputs.size());
