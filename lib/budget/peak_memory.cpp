@@ -46,8 +46,10 @@ struct PassSimulation {
     // backward that reads it (an MLP under a 0.5 budget: 0.27 GB below the
     // measured peak, docs/predictions_calibrated.md). Off:
     // --bandwidth-option sources_live_to_readers=false.
-    std::vector<std::vector<NodeId>> sources(count);
-    std::vector<NodeId> reads;
+    // sources[x] = pool[source_at[x], source_end[x]): one pool, not a vector
+    // per node (graphs reach 10^6 nodes).
+    std::vector<NodeId> pool, reads;
+    std::vector<size_t> source_at(count, 0), source_end(count, 0);
     auto collect_reads = [&](NodeId id) {
       reads.clear();
       for (NodeId in : g[id].inputs) {
@@ -56,7 +58,8 @@ struct PassSimulation {
         if (is_input[r] || allocates(r) || !rules.sources_live_to_readers) {
           reads.push_back(r);
         } else {
-          reads.insert(reads.end(), sources[r].begin(), sources[r].end());
+          reads.insert(reads.end(), pool.begin() + static_cast<std::ptrdiff_t>(source_at[r]),
+                       pool.begin() + static_cast<std::ptrdiff_t>(source_end[r]));
         }
       }
       std::sort(reads.begin(), reads.end());
@@ -68,7 +71,11 @@ struct PassSimulation {
       if (is_input[id]) continue;
       collect_reads(id);
       for (NodeId r : reads) last_use[r] = static_cast<int64_t>(pos);
-      if (root[id] == id && !allocates(id)) sources[id] = reads;
+      if (root[id] == id && !allocates(id)) {
+        source_at[id] = pool.size();
+        pool.insert(pool.end(), reads.begin(), reads.end());
+        source_end[id] = pool.size();
+      }
     }
     // A retained view keeps its base retained.
     std::vector<bool> keep = retained;

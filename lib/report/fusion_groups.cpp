@@ -184,8 +184,16 @@ class Grouper {
   // reads (at most kMaxReads + 1 kept); a realized value reads only itself
   // downstream, and is stored when a kernel other than its own reads it.
   void realize_reused() {
-    std::vector<std::vector<NodeId>> reads(n_);
-    std::vector<NodeId> acc;
+    // reads[x] = pool[read_at[x], read_at[x] + read_len[x]): one pool, not a
+    // vector per node (graphs reach 10^6 nodes).
+    std::vector<NodeId> pool, acc;
+    std::vector<size_t> read_at(n_, 0);
+    std::vector<uint8_t> read_len(n_, 0);
+    auto keep_reads = [&](NodeId id, const NodeId* first, size_t count) {
+      read_at[id] = pool.size();
+      read_len[id] = static_cast<uint8_t>(count);
+      pool.insert(pool.end(), first, first + count);
+    };
     for (NodeId id = 0; id < g_.size(); ++id) {
       if (f_.role[id] != NodeRole::Fused || f_.reduction[id] || f_.stored[fused_base(id)]) continue;
       acc.clear();
@@ -193,7 +201,8 @@ class Grouper {
         if (!in_pass(x) || f_.role[x] == NodeRole::Host) continue;
         const bool inlined = f_.role[x] == NodeRole::Fused && !f_.reduction[x] && !f_.stored[fused_base(x)];
         if (inlined) {
-          acc.insert(acc.end(), reads[x].begin(), reads[x].end());
+          acc.insert(acc.end(), pool.begin() + static_cast<std::ptrdiff_t>(read_at[x]),
+                     pool.begin() + static_cast<std::ptrdiff_t>(read_at[x] + read_len[x]));
         } else {
           acc.push_back(x);
         }
@@ -209,12 +218,12 @@ class Grouper {
       }
       const bool realize = acc.size() > kMaxReads || (users > 1 && acc.size() > kReuseReads);
       if (!realize) {
-        reads[id].assign(acc.begin(), acc.begin() + static_cast<std::ptrdiff_t>(std::min(acc.size(), kMaxReads + 1)));
+        keep_reads(id, acc.data(), std::min(acc.size(), kMaxReads + 1));
         continue;
       }
       // Read only inside its own kernel: kept in registers there.
       if (read_elsewhere) f_.stored[fused_base(id)] = true;
-      reads[id] = {id};
+      keep_reads(id, &id, 1);
     }
   }
 
