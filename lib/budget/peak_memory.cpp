@@ -22,20 +22,59 @@ struct PassSimulation {
     return !n.positional_inputs.empty() && (ops.is_view(n) || n.target == "operator.getitem");
   }
 
+  bool same_buffer(NodeId a, NodeId b) const {
+    const auto& va = g.proto_node(a).val();
+    const auto& vb = g.proto_node(b).val();
+    return g[a].size_bytes == g[b].size_bytes && va.has_tensor() && vb.has_tensor() &&
+           va.tensor().dtype() == vb.tensor().dtype();
+  }
+
   void run(const std::vector<NodeId>& order, const std::vector<bool>& is_input, const std::vector<bool>& retained,
-           const std::vector<bool>& stored, uint64_t& live, uint64_t& pass_peak, std::string& pass_peak_at) const {
+           const std::vector<bool>& stored, const Materialized& rules, uint64_t& live, uint64_t& pass_peak,
+           std::string& pass_peak_at) const {
     auto allocates = [&](NodeId id) { return stored.empty() || stored[id]; };
     const NodeId count = g.size();
     std::vector<NodeId> root(count, kNoNode);
     std::vector<int64_t> last_use(count, -1);
     std::vector<bool> in_pass(count, false);
     for (NodeId id : order) in_pass[id] = true;
+    // A value kept in registers (allocates nothing) is computed again by each
+    // kernel that reads it (report/bandwidth_model.h), so the memory it is
+    // computed from stays live until its last reader, not its own last
+    // reader: `sources` follows unallocated values back to allocated ones.
+    // Without it, a recomputed GELU's input was freed before the GELU
+    // backward that reads it (an MLP under a 0.5 budget: 0.27 GB below the
+    // measured peak, docs/predictions_calibrated.md). Off:
+    // --bandwidth-option sources_live_to_readers=false.
+    // sources[x] = pool[source_at[x], source_end[x]): one pool, not a vector
+    // per node (graphs reach 10^6 nodes).
+    std::vector<NodeId> pool, reads;
+    std::vector<size_t> source_at(count, 0), source_end(count, 0);
+    auto collect_reads = [&](NodeId id) {
+      reads.clear();
+      for (NodeId in : g[id].inputs) {
+        if (!in_pass[in] || root[in] == kNoNode) continue;
+        const NodeId r = root[in];
+        if (is_input[r] || allocates(r) || !rules.sources_live_to_readers) {
+          reads.push_back(r);
+        } else {
+          reads.insert(reads.end(), pool.begin() + static_cast<std::ptrdiff_t>(source_at[r]),
+                       pool.begin() + static_cast<std::ptrdiff_t>(source_end[r]));
+        }
+      }
+      std::sort(reads.begin(), reads.end());
+      reads.erase(std::unique(reads.begin(), reads.end()), reads.end());
+    };
     for (size_t pos = 0; pos < order.size(); ++pos) {
       const NodeId id = order[pos];
       root[id] = is_alias(id, is_input) ? root[g[id].positional_inputs[0]] : id;
       if (is_input[id]) continue;
-      for (NodeId in : g[id].inputs) {
-        if (in_pass[in] && root[in] != kNoNode) last_use[root[in]] = static_cast<int64_t>(pos);
+      collect_reads(id);
+      for (NodeId r : reads) last_use[r] = static_cast<int64_t>(pos);
+      if (root[id] == id && !allocates(id)) {
+        source_at[id] = pool.size();
+        pool.insert(pool.end(), reads.begin(), reads.end());
+        source_end[id] = pool.size();
       }
     }
     // A retained view keeps its base retained.
@@ -43,10 +82,33 @@ struct PassSimulation {
     for (NodeId id : order) {
       if (retained[id] && root[id] != kNoNode) keep[root[id]] = true;
     }
+    // Inductor writes a fused kernel's output into a buffer that kernel reads
+    // for the last time when both have the same size and dtype
+    // (config.inplace_buffers; the backward's saved values are donated to it,
+    // so they qualify, the primals do not). The output then allocates nothing
+    // and the buffer is not freed: its memory changes owner. Needs the fused
+    // masks (`stored`); with the extended lifetimes above, a cross-entropy
+    // backward that turns the saved logits into their gradient would
+    // otherwise hold both (linear_ce_fp32: 4.19 GB against 2.30 measured).
+    // Off: --bandwidth-option write_in_place=false.
+    std::vector<bool> takes_over(count, false), taken(count, false);
+    if (!stored.empty() && rules.write_in_place) {
+      for (size_t pos = 0; pos < order.size(); ++pos) {
+        const NodeId id = order[pos];
+        if (is_input[id] || root[id] != id || !allocates(id) || !ops.is_fusible_op(g[id])) continue;
+        collect_reads(id);
+        for (NodeId r : reads) {
+          if (last_use[r] == static_cast<int64_t>(pos) && !keep[r] && !taken[r] && same_buffer(r, id)) {
+            taken[r] = takes_over[id] = true;
+            break;
+          }
+        }
+      }
+    }
     // Frees scheduled per position.
     std::vector<std::vector<NodeId>> frees(order.size());
     for (NodeId id : order) {
-      if (root[id] != id || keep[id] || (!is_input[id] && !allocates(id))) continue;
+      if (root[id] != id || keep[id] || taken[id] || (!is_input[id] && !allocates(id))) continue;
       const int64_t at = last_use[id];
       // A value nobody reads is freed right after it is produced.
       const size_t pos = at >= 0 ? static_cast<size_t>(at)
@@ -55,7 +117,7 @@ struct PassSimulation {
     }
     for (size_t pos = 0; pos < order.size(); ++pos) {
       const NodeId id = order[pos];
-      if (!is_input[id] && root[id] == id && allocates(id)) live += g[id].size_bytes;
+      if (!is_input[id] && root[id] == id && allocates(id) && !takes_over[id]) live += g[id].size_bytes;
       if (live > pass_peak) {
         pass_peak = live;
         pass_peak_at = g[id].name;
@@ -134,7 +196,8 @@ PeakMemory simulate_peak_memory(const Graph& g, const Classification& c, const E
   uint64_t live = m.input_bytes;
   m.forward_peak_bytes = live;
   std::string fw_at = fw_order.empty() ? "" : g[fw_order.front()].name;
-  sim.run(fw_order, e.forward.is_input, fw_retained, materialized.forward, live, m.forward_peak_bytes, fw_at);
+  sim.run(fw_order, e.forward.is_input, fw_retained, materialized.forward, materialized, live, m.forward_peak_bytes,
+          fw_at);
 
   // Backward: what the forward left (inputs, saved values, forward outputs)
   // plus the tangents. Saved values are freed after their last reader;
@@ -153,7 +216,7 @@ PeakMemory simulate_peak_memory(const Graph& g, const Classification& c, const E
   }
   m.backward_peak_bytes = live;
   std::string bw_at = bw_order.empty() ? "" : g[bw_order.front()].name;
-  sim.run(bw_order, bw_input, bw_retained, materialized.backward, live, m.backward_peak_bytes, bw_at);
+  sim.run(bw_order, bw_input, bw_retained, materialized.backward, materialized, live, m.backward_peak_bytes, bw_at);
 
   if (m.backward_peak_bytes > m.forward_peak_bytes) {
     m.peak_bytes = m.backward_peak_bytes;

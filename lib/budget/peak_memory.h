@@ -32,9 +32,16 @@ struct PeakMemory {
 // every value is (no fusion). A fusing compiler keeps the intermediates of a
 // kernel in registers: pass its stored masks (report/fusion_groups.h) to
 // model that; inputs of a pass are always in memory.
+// With masks, two rules follow Inductor (peak_memory.cpp says why; the
+// bandwidth options of the same names turn them off):
+// sources_live_to_readers keeps what an unallocated value is computed from
+// live until that value's last reader; write_in_place lets a fused output
+// take the memory of a same-sized buffer that it reads last.
 struct Materialized {
   std::vector<bool> forward;
   std::vector<bool> backward;
+  bool sources_live_to_readers = true;
+  bool write_in_place = true;
 };
 
 PeakMemory simulate_peak_memory(const Graph& g, const Classification& c, const Extraction& e, const OpClasses& ops,

@@ -173,12 +173,15 @@ class PassCoster {
     if (!ke.fused && ops_.is_compute_intensive(g_[roots.front()])) {
       ke.flops = count_flops_if_readable(g_, roots.front());  // 0: memory time only
     }
-    const double mem_s = static_cast<double>(ke.bytes_loaded + ke.bytes_stored) / device_.bytes_per_second;
+    const bool derate = o_.apply_device_efficiency;
+    const double mem_s = static_cast<double>(ke.bytes_loaded + ke.bytes_stored) /
+                         (device_.bytes_per_second * (derate ? device_.memory_efficiency : 1.0));
     // float32 matmuls run on TF32 tensor cores, at half the bf16 rate.
     const auto& out_val = g_.proto_node(roots.front()).val();
     const bool fp32 = out_val.has_tensor() && out_val.tensor().dtype() == "float32";
-    const double flop_s =
-        static_cast<double>(ke.flops) / (fp32 ? device_.fp32_flops_per_second : device_.flops_per_second);
+    const double flop_s = static_cast<double>(ke.flops) /
+                          ((fp32 ? device_.fp32_flops_per_second : device_.flops_per_second) *
+                           (derate ? device_.matmul_efficiency : 1.0));
     ke.seconds = std::max(mem_s, flop_s);
 
     for (NodeId c : closure) mark_[c] = kNone, demand_[c] = 0;
@@ -216,15 +219,17 @@ BandwidthEstimate estimate_bandwidth(const Graph& prepared, const PartitionResul
   fw_outputs.insert(fw_outputs.end(), saved.begin(), saved.end());
   BandwidthEstimate out;
   out.device = device;
+  if (!o.apply_device_efficiency) out.device.memory_efficiency = out.device.matmul_efficiency = 1;  // as costed
   out.forward = estimate_pass(prepared, e.forward, fw_outputs, ops, device, o);
   out.backward = estimate_pass(prepared, e.backward, r.classification.bwd_outputs, ops, device, o);
   return out;
 }
 
 PeakMemory fused_peak_memory(const Graph& prepared, const PartitionResult& r, const OpClasses& ops,
-                             const BandwidthEstimate& bw) {
-  return simulate_peak_memory(prepared, r.classification, r.extraction, ops,
-                              Materialized{bw.forward.stored, bw.backward.stored});
+                             const BandwidthEstimate& bw, const BandwidthOptions& o) {
+  return simulate_peak_memory(
+      prepared, r.classification, r.extraction, ops,
+      Materialized{bw.forward.stored, bw.backward.stored, o.sources_live_to_readers, o.write_in_place});
 }
 
 }  // namespace pt

@@ -17,6 +17,8 @@
 // stored, is computed again here from that kernel's inputs (with
 // recompute_fused_inputs), so its inputs count as this kernel's loads: a
 // consumer of a reduction's result and its input reads the input again.
+// Values Inductor would realize (realize_reused_values, fusion_groups.h)
+// are stored once instead.
 // Roofline per kernel: max(bytes / bandwidth, FLOPs / peak), where FLOPs are
 // counted for compute-intensive ops only (torch.utils.flop_counter's formulas).
 #pragma once
@@ -82,6 +84,6 @@ BandwidthEstimate estimate_bandwidth(const Graph& prepared, const PartitionResul
 // allocate nothing: the estimate's stored masks say which values reach
 // memory (the report's memory.* and the sweep's peak column).
 PeakMemory fused_peak_memory(const Graph& prepared, const PartitionResult& r, const OpClasses& ops,
-                             const BandwidthEstimate& bw);
+                             const BandwidthEstimate& bw, const BandwidthOptions& o = {});
 
 }  // namespace pt

@@ -22,6 +22,14 @@ void BandwidthOptions::set(std::string_view key, std::string_view value) {
     reductions_end_kernels = parse_bool(key, value);
   } else if (key == "recompute_fused_inputs") {
     recompute_fused_inputs = parse_bool(key, value);
+  } else if (key == "realize_reused_values") {
+    realize_reused_values = parse_bool(key, value);
+  } else if (key == "apply_device_efficiency") {
+    apply_device_efficiency = parse_bool(key, value);
+  } else if (key == "sources_live_to_readers") {
+    sources_live_to_readers = parse_bool(key, value);
+  } else if (key == "write_in_place") {
+    write_in_place = parse_bool(key, value);
   } else if (key == "indexing_reads_selection") {
     indexing_reads_selection = parse_bool(key, value);
   } else if (key == "join_search_limit") {
@@ -48,7 +56,8 @@ void set_bandwidth_assignment(BandwidthOptions& o, std::string_view assignment) 
 }
 
 std::vector<std::string> bandwidth_option_keys() {
-  return {"reductions_end_kernels", "recompute_fused_inputs", "indexing_reads_selection", "join_search_limit"};
+  return {"reductions_end_kernels", "recompute_fused_inputs", "realize_reused_values", "indexing_reads_selection",
+          "apply_device_efficiency", "sources_live_to_readers", "write_in_place", "join_search_limit"};
 }
 
 }  // namespace pt

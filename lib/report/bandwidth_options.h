@@ -18,10 +18,35 @@ struct BandwidthOptions {
   // there from its own kernel's inputs (Inductor inlines pointwise producers
   // into their consumers). Off: the value is stored by its kernel and loaded.
   bool recompute_fused_inputs = true;
+  // Inductor's realize-on-reuse (GraphLowering.run_node, StorageBox.mark_reuse
+  // in torch/_inductor): a fused value with several readers whose inlined
+  // computation reads more than 4 buffers (config.realize_reads_threshold),
+  // or any fused value whose computation reads more than 8
+  // (config.realize_acc_reads_threshold), is stored once and loaded by the
+  // kernels that read it instead of being computed again in each. Without
+  // it, a chain the backward recomputes (a residual stream summed over every
+  // layer) was recomputed from all its inputs in every reader, and the
+  // recomputation traffic of memory budgets came out ~3x what an H200
+  // measured (docs/predictions.md). Off: values are computed again wherever
+  // read (recompute_fused_inputs alone).
+  bool realize_reused_values = true;
   // Gather/index/embedding read only the elements they select, and a fused
   // chain that ends in one is evaluated at the selected positions only. Off:
   // they read their whole source.
   bool indexing_reads_selection = true;
+  // Kernels run at the device's measured fraction of its peaks
+  // (Device::memory_efficiency, matmul_efficiency; the h200 preset carries
+  // them): the achieved rates, not the datasheet's, are what a step takes.
+  // Off: the roofline at the datasheet peaks.
+  bool apply_device_efficiency = true;
+  // Peak memory (fused_peak_memory, budget/peak_memory.h's Materialized):
+  // what a value kept in registers is computed from stays live until that
+  // value's last reader, which computes it again...
+  bool sources_live_to_readers = true;
+  // ...and a fused output takes the memory of a same-sized buffer it reads
+  // for the last time (Inductor's inplace_buffers). Off: each node allocates
+  // its own output.
+  bool write_in_place = true;
   // Nodes the cycle check of one join may visit; past it the node starts a
   // new kernel instead. Keeps the grouping near-linear on 10^5-node graphs
   // (the check is a backward search bounded by the kernel's first member).

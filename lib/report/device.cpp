@@ -14,12 +14,17 @@ struct Preset {
   double bytes_per_second;
   double flops_per_second;
   double fp32_flops_per_second;
+  double memory_efficiency = 1;
+  double matmul_efficiency = 1;
 };
 
 constexpr Preset kPresets[] = {
     {"a100", 1.555e12, 312e12, 156e12},
     {"h100", 3.35e12, 989e12, 494e12},
-    {"h200", 4.8e12, 989e12, 494e12},
+    // Efficiencies measured on one H200 (docs/predictions.md, micro-benchmark):
+    // the roofline at datasheet peaks under-predicted every recomputed matmul
+    // by 1.6x (bf16) to 3.3x (TF32). Off: --bandwidth-option apply_device_efficiency=false.
+    {"h200", 4.8e12, 989e12, 494e12, 0.88, 0.62},
     {"h200-measured", 4.2e12, 616e12, 300e12},
 };
 
@@ -37,7 +42,10 @@ double positive_number(std::string_view text, std::string_view whole) {
 
 Device parse_device(std::string_view text) {
   for (const Preset& p : kPresets) {
-    if (text == p.name) return {std::string(p.name), p.bytes_per_second, p.flops_per_second, p.fp32_flops_per_second};
+    if (text == p.name) {
+      return {std::string(p.name), p.bytes_per_second,  p.flops_per_second,
+              p.fp32_flops_per_second, p.memory_efficiency, p.matmul_efficiency};
+    }
   }
   const auto colon = text.find(':');
   Device d;

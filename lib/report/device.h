@@ -12,12 +12,23 @@ struct Device {
   double bytes_per_second = 0;    // HBM bandwidth
   double flops_per_second = 0;    // dense bf16 tensor-core peak, for compute-intensive ops
   double fp32_flops_per_second = 0;  // the same for float32 outputs (TF32 tensor cores: half the bf16 rate)
+  // Fractions of those peaks that kernels achieve, measured on the device
+  // (1: not measured, the roofline runs at the peaks). The bandwidth model
+  // divides by peak x efficiency unless BandwidthOptions::apply_device_efficiency
+  // is off.
+  double memory_efficiency = 1;
+  double matmul_efficiency = 1;
 };
 
 // Presets (datasheet numbers, SXM parts; DESIGN.md section 6):
 //   a100  1.555e12 B/s (A100 40GB),  312e12 FLOP/s dense bf16, 156e12 TF32
 //   h100  3.35e12 B/s  (H100 SXM),   989e12 FLOP/s dense bf16, 494e12 TF32
 //   h200  4.8e12 B/s   (H200 SXM),   989e12 FLOP/s dense bf16 (same compute as H100)
+//         with measured efficiencies (docs/predictions.md, micro-benchmark on
+//         one H200): memory 0.88 (a 3.3 GB device copy reached 4.24e12 B/s),
+//         matmul 0.62 (cuBLAS reached 616e12 bf16 at 32768x768x50264 and
+//         300e12 TF32 at 16384x1024x32000: 0.62 and 0.61 of the peaks); a100
+//         and h100 were not measured and run at their peaks
 // and one measured preset, what an H200 achieved (docs/predictions.md):
 //   h200-measured  4.2e12 B/s (a 3.3 GB copy), 616e12 FLOP/s (a bf16 matmul
 //                  of linear_ce's logits shape), 300e12 FLOP/s fp32 (TF32)

@@ -42,6 +42,7 @@ class Grouper {
       if (id != kNoNode && in_pass(id)) is_output[id] = true;
     }
     decide_stores(is_output);
+    if (o_.realize_reused_values) realize_reused();
     demote_stored_views();
     f_.members.assign(first_.size(), {});
     for (NodeId id = 0; id < g_.size(); ++id) {
@@ -169,6 +170,60 @@ class Grouper {
         if (in_pass(u) && f_.role[u] == NodeRole::OwnKernel) store = true;
       }
       if (store) f_.stored[fused_base(id)] = true;
+    }
+  }
+
+  // Inductor's thresholds (torch/_inductor/config.py): realize_reads_threshold
+  // for a value with several readers, realize_acc_reads_threshold for any.
+  static constexpr size_t kReuseReads = 4;
+  static constexpr size_t kMaxReads = 8;
+
+  // Inductor inlines a pointwise value into each reader unless it realizes
+  // it (BandwidthOptions::realize_reused_values says when). Walks the pass in
+  // graph order with the buffers each fused value's inlined computation
+  // reads (at most kMaxReads + 1 kept); a realized value reads only itself
+  // downstream, and is stored when a kernel other than its own reads it.
+  void realize_reused() {
+    // reads[x] = pool[read_at[x], read_at[x] + read_len[x]): one pool, not a
+    // vector per node (graphs reach 10^6 nodes).
+    std::vector<NodeId> pool, acc;
+    std::vector<size_t> read_at(n_, 0);
+    std::vector<uint8_t> read_len(n_, 0);
+    auto keep_reads = [&](NodeId id, const NodeId* first, size_t count) {
+      read_at[id] = pool.size();
+      read_len[id] = static_cast<uint8_t>(count);
+      pool.insert(pool.end(), first, first + count);
+    };
+    for (NodeId id = 0; id < g_.size(); ++id) {
+      if (f_.role[id] != NodeRole::Fused || f_.reduction[id] || f_.stored[fused_base(id)]) continue;
+      acc.clear();
+      for (NodeId x : g_[id].inputs) {
+        if (!in_pass(x) || f_.role[x] == NodeRole::Host) continue;
+        const bool inlined = f_.role[x] == NodeRole::Fused && !f_.reduction[x] && !f_.stored[fused_base(x)];
+        if (inlined) {
+          acc.insert(acc.end(), pool.begin() + static_cast<std::ptrdiff_t>(read_at[x]),
+                     pool.begin() + static_cast<std::ptrdiff_t>(read_at[x] + read_len[x]));
+        } else {
+          acc.push_back(x);
+        }
+      }
+      std::sort(acc.begin(), acc.end());
+      acc.erase(std::unique(acc.begin(), acc.end()), acc.end());
+      int users = 0;
+      bool read_elsewhere = false;
+      for (NodeId u : g_.users[id]) {
+        if (!in_pass(u)) continue;
+        ++users;
+        if (!is_member(u, f_.kernel[id])) read_elsewhere = true;
+      }
+      const bool realize = acc.size() > kMaxReads || (users > 1 && acc.size() > kReuseReads);
+      if (!realize) {
+        keep_reads(id, acc.data(), std::min(acc.size(), kMaxReads + 1));
+        continue;
+      }
+      // Read only inside its own kernel: kept in registers there.
+      if (read_elsewhere) f_.stored[fused_base(id)] = true;
+      keep_reads(id, &id, 1);
     }
   }
 

@@ -15,7 +15,10 @@
 // that kernel (that would be a cycle), nor, with reductions_end_kernels, a
 // kernel whose reduction result it reads: the reduction ends its kernel, and
 // a consumer of both a reduction's result and its input starts a new kernel
-// that reads the input again (bandwidth_model.h says how).
+// that reads the input again (bandwidth_model.h says how). With
+// realize_reused_values, a fused value that Inductor's lowering would realize
+// (several readers and more than 4 buffers read, or more than 8) is stored
+// when another kernel reads it.
 #pragma once
 
 #include <cstdint>

@@ -105,6 +105,8 @@ void bandwidth(JsonWriter& w, const BandwidthEstimate& b) {
   w.field("bytes_per_second", b.device.bytes_per_second);
   w.field("flops_per_second", b.device.flops_per_second);
   w.field("fp32_flops_per_second", b.device.fp32_flops_per_second);
+  w.field("memory_efficiency", b.device.memory_efficiency);
+  w.field("matmul_efficiency", b.device.matmul_efficiency);
   w.end_object();
   pass(w, "forward", b.forward);
   pass(w, "backward", b.backward);

@@ -59,8 +59,12 @@ void write_summary(std::ostream& out, const ReportModel& m) {
     out << format("  %-14s %zu values the cut chose but the backward never reads\n", "dropped", m.dropped.size());
   }
   const Device& d = m.bandwidth.device;
-  out << format("  %-14s on %s (%.4g TB/s, %.4g TFLOP/s), bandwidth model:\n", "traffic", d.name.c_str(),
-                d.bytes_per_second / 1e12, d.flops_per_second / 1e12);
+  std::string achieved;
+  if (d.memory_efficiency != 1 || d.matmul_efficiency != 1) {
+    achieved = format(" peak, run at %.2g and %.2g of them", d.memory_efficiency, d.matmul_efficiency);
+  }
+  out << format("  %-14s on %s (%.4g TB/s, %.4g TFLOP/s%s), bandwidth model:\n", "traffic", d.name.c_str(),
+                d.bytes_per_second / 1e12, d.flops_per_second / 1e12, achieved.c_str());
   out << pass_line("  forward", m.bandwidth.forward);
   out << pass_line("  backward", m.bandwidth.backward);
   if (m.memory) {

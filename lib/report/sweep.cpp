@@ -56,7 +56,7 @@ SweepRow row_for(const Graph& g, const PartitionResult& r, const Settings& s, co
   row.backward_bytes = bw.backward.bytes();
   row.forward_seconds = bw.forward.seconds;
   row.backward_seconds = bw.backward.seconds;
-  const PeakMemory peak = fused_peak_memory(g, r, s.op_classes, bw);
+  const PeakMemory peak = fused_peak_memory(g, r, s.op_classes, bw, o);
   row.peak_bytes = peak.peak_bytes;
   row.peak_at = peak.peak_at;
   return row;

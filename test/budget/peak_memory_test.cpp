@@ -95,3 +95,67 @@ nodes { name: "output" op: "output" target: "output" args { list { items { node:
   CHECK(m.backward_peak_bytes == 20004);
   CHECK(m.peak_at == "g2");
 }
+
+namespace {
+
+// e = exp(x) is saved (exp taken out of the recomputable set); the backward
+// computes u = tangents_1 * e in registers and stores w from u. `w_val` is
+// w's dtype: float32 (16 bytes, e's size) or bfloat16 (8 bytes).
+std::string saved_then_fused(const std::string& w_target, const std::string& w_dtype) {
+  const std::string f4 = R"(val { tensor { shape: [4] stride: [1] dtype: "float32" device: "cpu" } })";
+  return R"(
+num_fwd_outputs: 1
+nodes { name: "x" op: "placeholder" target: "x" )" + f4 + R"( }
+nodes { name: "tangents_1" op: "placeholder" target: "tangents_1" val { tensor { dtype: "float32" device: "cpu" } } }
+nodes { name: "e" op: "call_function" target: "aten.exp.default" args { node: "x" } )" + f4 + R"( op_tags: "pointwise" }
+nodes { name: "loss" op: "call_function" target: "aten.sum.default" args { node: "e" }
+        val { tensor { dtype: "float32" device: "cpu" } } op_tags: "reduction" }
+nodes { name: "u" op: "call_function" target: "aten.mul.Tensor" args { node: "tangents_1" } args { node: "e" } )" + f4 +
+         R"( op_tags: "pointwise" }
+nodes { name: "w" op: "call_function" target: ")" + w_target + R"(" args { node: "u" }
+        val { tensor { shape: [4] stride: [1] dtype: ")" + w_dtype + R"(" device: "cpu" } } op_tags: "pointwise" }
+nodes { name: "output" op: "output" target: "output" args { list { items { node: "loss" } items { node: "w" } } } }
+)";
+}
+
+// Backward peak with u kept in registers (only w is stored in the backward).
+PeakMemory fused_backward_peak(const std::string& w_target, const std::string& w_dtype, bool sources_live = true,
+                               bool in_place = true) {
+  Settings s;
+  s.set("recomputable_ops.remove", "aten.exp");
+  const PrepareResult p = prepare(test::graph_from_text(saved_then_fused(w_target, w_dtype)), s);
+  const Graph& g = p.graph;
+  const PartitionResult r = partition_graph(g, s);
+  REQUIRE(r.extraction.fw_saved_outputs().size() == 1);
+  REQUIRE(g[r.extraction.fw_saved_outputs()[0]].name == "e");
+  Materialized m{std::vector<bool>(static_cast<size_t>(g.size()), true),
+                 std::vector<bool>(static_cast<size_t>(g.size()), true)};
+  for (NodeId id = 0; id < g.size(); ++id) {
+    if (g[id].name == "u") m.backward[id] = false;
+  }
+  m.sources_live_to_readers = sources_live;
+  m.write_in_place = in_place;
+  return simulate_peak_memory(g, r.classification, r.extraction, s.op_classes, m);
+}
+
+}  // namespace
+
+TEST_CASE("a value kept in registers keeps what it is computed from live until its reader runs") {
+  // Backward start: x (16, a primal), e (16, saved), loss (4), tangents_1 (4)
+  // = 40. w (bf16, 8 B) computes u again from e, so e is still live: 48.
+  // (Freeing e at u, its only direct reader, gave 40 - 16 + 8.)
+  const PeakMemory m = fused_backward_peak("prims.convert_element_type.default", "bfloat16");
+  CHECK(m.backward_peak_bytes == 48);
+  CHECK(m.peak_at == "w");
+  // sources_live_to_readers off: e is freed at u; the backward's start stays the peak.
+  CHECK(fused_backward_peak("prims.convert_element_type.default", "bfloat16", false).backward_peak_bytes == 40);
+}
+
+TEST_CASE("a fused output of a dying buffer's size and dtype is written in place (Inductor's inplace_buffers)") {
+  // w (float32, 16 B) is the last reader of the saved e, which the backward
+  // owns: w takes e's memory and the backward never goes above its start.
+  const PeakMemory m = fused_backward_peak("aten.relu.default", "float32");
+  CHECK(m.backward_peak_bytes == 40);
+  // write_in_place off: e and w are live together.
+  CHECK(fused_backward_peak("aten.relu.default", "float32", true, false).backward_peak_bytes == 56);
+}

@@ -42,6 +42,26 @@ TEST_CASE("a pointwise chain is one kernel: one load, one store") {
   CHECK(p.seconds == doctest::Approx(8000 / 1e12));
 }
 
+TEST_CASE("a device's measured efficiencies scale its peaks unless apply_device_efficiency is off") {
+  GraphBuilder b;
+  b.input("a", {8, 16});
+  b.input("w", {16, 4});
+  b.op("mm", "aten.mm.default", {"a", "w"}, {8, 4});
+  const Graph g = b.build({"mm"});
+  pt::Subgraph pass;
+  pass.keep.assign(static_cast<size_t>(g.size()), true);
+  pass.is_input.assign(static_cast<size_t>(g.size()), false);
+  for (pt::NodeId id = 0; id < g.size(); ++id) pass.is_input[id] = g[id].op == pt::OpKind::Placeholder;
+  const pt::Device slow_memory{"m", 1e3, 1e15, 1e15, 0.5, 1};
+  const pt::Device slow_matmul{"f", 1e15, 1e3, 1e3, 1, 0.25};
+  const auto ops = pt::OpClasses::pytorch_defaults();
+  CHECK(pt::estimate_pass(g, pass, g.outputs, ops, slow_memory).seconds == doctest::Approx((512 + 256 + 128) / 500.0));
+  CHECK(pt::estimate_pass(g, pass, g.outputs, ops, slow_matmul).seconds == doctest::Approx(1024 / 250.0));
+  BandwidthOptions peaks;
+  peaks.apply_device_efficiency = false;
+  CHECK(pt::estimate_pass(g, pass, g.outputs, ops, slow_matmul, peaks).seconds == doctest::Approx(1024 / 1e3));
+}
+
 TEST_CASE("a compute-intensive op is a kernel of its own; its fused input is stored") {
   GraphBuilder b;
   b.input("a", {8, 16});
@@ -88,6 +108,47 @@ TEST_CASE("a reduction ends its kernel; a consumer of its result and its input r
     const PassEstimate q = estimate_all(g, o);
     CHECK(q.kernels.size() == 1);
     CHECK(q.bytes_loaded == 4000);
+    CHECK(q.bytes_stored == 400 + 4000);
+  }
+}
+
+// x1 + x2 + ... + xn, read by a row sum and by a division by that sum: the
+// division cannot join the sum's kernel, so it reads the chain's value again.
+static Graph sum_then_divide(int n) {
+  GraphBuilder b;
+  for (int i = 1; i <= n; ++i) b.input("x" + std::to_string(i), {100, 10});
+  std::string prev = "x1";
+  for (int i = 2; i <= n; ++i) {
+    const std::string name = "a" + std::to_string(i);
+    b.op(name, "aten.add.Tensor", {prev, "x" + std::to_string(i)}, {100, 10});
+    prev = name;
+  }
+  b.op("s", "aten.sum.dim_IntList", {prev}, {100, 1}, "float32", {"reduction"});
+  b.op("d", "aten.div.Tensor", {prev, "s"}, {100, 10});
+  return b.build({"d"});
+}
+
+TEST_CASE("a value with several readers whose computation reads more than 4 buffers is stored once (Inductor realizes it)") {
+  const Graph g = sum_then_divide(5);
+  const PassEstimate p = estimate_all(g);
+  REQUIRE(p.kernels.size() == 2);
+  // The chain and its sum: 5 inputs in, the chain's value and the sum out.
+  CHECK(p.kernels[0].bytes_loaded == 5 * 4000);
+  CHECK(p.kernels[0].bytes_stored == 4000 + 400);
+  // The division loads the stored value and the sum.
+  CHECK(p.kernels[1].bytes_loaded == 4000 + 400);
+  CHECK(p.kernels[1].bytes_stored == 4000);
+
+  SUBCASE("realize_reused_values off: the division computes the chain again from its 5 inputs") {
+    BandwidthOptions o;
+    o.realize_reused_values = false;
+    const PassEstimate q = estimate_all(g, o);
+    CHECK(q.kernels[1].bytes_loaded == 5 * 4000 + 400);
+    CHECK(q.bytes_stored == 400 + 4000);
+  }
+  SUBCASE("4 buffers read: inlined into each reader, as Inductor does") {
+    const PassEstimate q = estimate_all(sum_then_divide(4));
+    CHECK(q.kernels[1].bytes_loaded == 4 * 4000 + 400);
     CHECK(q.bytes_stored == 400 + 4000);
   }
 }

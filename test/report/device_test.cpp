@@ -19,6 +19,18 @@ TEST_CASE("device presets carry datasheet bandwidth and dense bf16 peak") {
   CHECK(pt::parse_device("2e12:400e12").fp32_flops_per_second == 200e12);
 }
 
+TEST_CASE("h200 carries its measured efficiencies; unmeasured presets and numbers run at their peaks") {
+  const pt::Device h200 = pt::parse_device("h200");
+  // docs/predictions.md: a 3.3 GB copy at 4.24e12 B/s; cuBLAS at 616e12 bf16, 300e12 TF32.
+  CHECK(h200.memory_efficiency == 0.88);
+  CHECK(h200.matmul_efficiency == 0.62);
+  for (const char* name : {"a100", "h100", "h200-measured", "2e12", "2e12:400e12"}) {
+    CAPTURE(name);
+    CHECK(pt::parse_device(name).memory_efficiency == 1);
+    CHECK(pt::parse_device(name).matmul_efficiency == 1);
+  }
+}
+
 TEST_CASE("h200-measured: what an H200 achieved (docs/predictions.md)") {
   const pt::Device d = pt::parse_device("h200-measured");
   CHECK(d.bytes_per_second == 4.2e12);
@@ -43,6 +55,14 @@ TEST_CASE("bandwidth options are set by name; unknown keys and bad values are se
   pt::set_bandwidth_assignment(o, "indexing_reads_selection=false");
   CHECK_FALSE(o.indexing_reads_selection);
   pt::set_bandwidth_assignment(o, "join_search_limit=10");
+  pt::set_bandwidth_assignment(o, "realize_reused_values=false");
+  CHECK_FALSE(o.realize_reused_values);
+  pt::set_bandwidth_assignment(o, "apply_device_efficiency=off");
+  CHECK_FALSE(o.apply_device_efficiency);
+  pt::set_bandwidth_assignment(o, "sources_live_to_readers=false");
+  pt::set_bandwidth_assignment(o, "write_in_place=0");
+  CHECK_FALSE(o.sources_live_to_readers);
+  CHECK_FALSE(o.write_in_place);
   CHECK(o.join_search_limit == 10);
   CHECK_THROWS_AS(pt::set_bandwidth_assignment(o, "fuse_everything=true"), pt::SettingsError);
   CHECK_THROWS_AS(pt::set_bandwidth_assignment(o, "reductions_end_kernels=maybe"), pt::SettingsError);

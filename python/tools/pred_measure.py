@@ -1,0 +1,53 @@
+"""Held-out models for the prediction check (docs/predictions.md, "Held-out
+run D"): shapes no model-side change was tuned on. Registers them in
+verify_models.SETTINGS_MODELS and runs measure_settings.main() with the same
+arguments (--models picks them by name).
+
+  python3 python/tools/pred_measure.py --out $OUT --models llama_d1024,gpt_d1024_l6,mlp_d2048 ...
+"""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import torch  # noqa: E402
+
+import measure_settings  # noqa: E402
+import verify_models as vm  # noqa: E402
+
+
+def gpt_d1024_l6(b=8, t=1024, batches=4):
+    """nanoGPT blocks at d=1024, 16 heads, 6 layers, vocab 32000, bf16."""
+    torch.manual_seed(0)
+    m = vm.GPT(vocab=32000, block=1024, layers=6, heads=16, d=1024).cuda().to(torch.bfloat16)
+    data = vm._token_batches(32000, b, t, batches)
+    return vm.Workload("gpt_d1024_l6", vm._model_step, {"m": m}, lambda i: (m, *data[i % batches]), lr=6e-4)
+
+
+def llama_d1024(b=8, t=1024, batches=4):
+    """transformers Llama at d=1024, 6 layers, SDPA, bf16 (GPU-bound, unlike llama_small)."""
+    from transformers import LlamaConfig, LlamaForCausalLM
+    torch.manual_seed(0)
+    config = LlamaConfig(vocab_size=32000, hidden_size=1024, intermediate_size=2816,
+                         num_hidden_layers=6, num_attention_heads=16, num_key_value_heads=16,
+                         max_position_embeddings=1024)
+    config._attn_implementation = "sdpa"
+    m = LlamaForCausalLM(config).cuda().to(torch.bfloat16).train()
+    data = vm._token_batches(32000, b, t, batches)
+    return vm.Workload("llama_d1024", vm._llama_step, {"m": m},
+                       lambda i: (m, data[i % batches][0], data[i % batches][0]), lr=3e-4)
+
+
+def mlp_d2048(rows=16384, d=2048, blocks=4):
+    """mlp_gelu_ln's blocks at width 2048, 4 blocks, 16384 rows, bf16."""
+    torch.manual_seed(0)
+    m = vm.MLPNet(d, blocks).cuda().to(torch.bfloat16)
+    x = torch.randn(rows, d, device="cuda", dtype=torch.bfloat16, generator=vm._gen(7))
+    y = torch.randint(0, 1000, (rows,), device="cuda", generator=vm._gen(8))
+    return vm.Workload("mlp_d2048", vm._ce_step, {"m": m}, lambda i: (m, x, y))
+
+
+vm.SETTINGS_MODELS.update({"gpt_d1024_l6": gpt_d1024_l6, "llama_d1024": llama_d1024, "mlp_d2048": mlp_d2048})
+
+if __name__ == "__main__":
+    measure_settings.main()

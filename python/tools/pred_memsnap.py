@@ -1,0 +1,100 @@
+"""What is live at the measured peak (docs/predictions.md, "Memory at the
+peak"): compiles one model per setting through the partition tool, records
+the CUDA caching allocator's history over one forward+backward and writes,
+per setting, the blocks live at the step's peak with their sizes and the
+generated-code line that allocated them, plus those generated files.
+
+  python3 python/tools/pred_memsnap.py --out $OUT --runs mlp_d2048=base+budget_0.5,gpt_d1024_l6=budget_0.1
+"""
+import argparse
+import json
+import os
+import shutil
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import torch  # noqa: E402
+
+import measure_settings as ms  # noqa: E402
+import pred_measure  # noqa: E402,F401  (registers the held-out models)
+import verify_models as vm  # noqa: E402
+from partition_tool_torch import PartitionToolPartitioner, hook  # noqa: E402
+
+
+def live_at_peak(snapshot):
+    events = [e for dev in snapshot["device_traces"] for e in dev]
+    live, total, peak, peak_live = {}, 0, 0, {}
+    for e in events:
+        if e["action"] == "alloc":
+            live[e["addr"]] = e
+            total += e["size"]
+            if total > peak:
+                peak, peak_live = total, dict(live)
+        elif e["action"] in ("free_requested",) and e["addr"] in live:
+            total -= live.pop(e["addr"])["size"]
+    return peak, sorted(peak_live.values(), key=lambda e: -e["size"])
+
+
+def where(e, files):
+    for f in e.get("frames", []):
+        fn = f.get("filename", "")
+        if "torchinductor" in fn or "/tmp/" in fn:
+            files.add(fn)
+            return f"{os.path.basename(fn)}:{f.get('line')} {f.get('name')}"
+    fr = e.get("frames", [])
+    return " < ".join(f"{os.path.basename(f.get('filename', ''))}:{f.get('line')}" for f in fr[:3])
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--runs", required=True)
+    a = ap.parse_args()
+    torch.backends.cuda.matmul.allow_tf32 = True
+    results, files = {}, set()
+    for item in a.runs.split(","):
+        name, labels = item.split("=")
+        w = vm.SETTINGS_MODELS[name]()
+        params = w.params()
+        for label in labels.split("+"):
+            torch._dynamo.reset()
+            p = PartitionToolPartitioner(ms.SETTINGS[label], device="h200", work_dir=f"/tmp/pt_snap/{name}/{label}",
+                                         name=name)
+            c = torch.compile(ms._copy_fn(w.fn, label.replace(".", "_")), backend="inductor", **w.compile_kwargs)
+            with hook.installed(p):
+                for _ in range(3):
+                    ms._zero(params)
+                    ms._step(c, w.make_args(0))
+            ms._zero(params)
+            args = w.make_args(0)
+            torch.cuda.synchronize()
+            before = torch.cuda.memory_allocated()
+            torch.cuda.reset_peak_memory_stats()
+            torch.cuda.memory._record_memory_history(max_entries=200000)
+            ms._step(c, args)
+            torch.cuda.synchronize()
+            snap = torch.cuda.memory._snapshot()
+            torch.cuda.memory._record_memory_history(enabled=None)
+            step_peak = torch.cuda.max_memory_allocated() - before
+            peak, blocks = live_at_peak(snap)
+            rows = [{"bytes": b["size"], "where": where(b, files)} for b in blocks[:60]]
+            results[f"{name}/{label}"] = {"step_peak_bytes": step_peak, "trace_peak_bytes": peak,
+                                          "live_blocks": len(blocks), "largest": rows,
+                                          "saved": [r["saved"] for r in p.records]}
+            print(name, label, "step peak", step_peak / 1e9, "trace peak", peak / 1e9, flush=True)
+            for r in rows[:25]:
+                print("   ", r["bytes"] / 1e9, r["where"], flush=True)
+            ms._zero(params)
+            del c
+            torch.cuda.empty_cache()
+    with open(os.path.join(a.out, "memsnap.json"), "w") as f:
+        json.dump(results, f, indent=1)
+    os.makedirs(os.path.join(a.out, "code"), exist_ok=True)
+    for fn in files:
+        if os.path.isfile(fn):
+            shutil.copy(fn, os.path.join(a.out, "code", os.path.basename(fn)))
+
+
+if __name__ == "__main__":
+    main()
