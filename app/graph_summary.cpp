@@ -46,7 +46,7 @@ std::vector<CountRow> count_packets(const Graph& g, size_t* total) {
   for (const Node& n : g.nodes) {
     if (n.op != OpKind::CallFunction) continue;
     auto [it, fresh] = index.emplace(n.packet, rows.size());
-    if (fresh) rows.push_back({n.packet});
+    if (fresh) rows.push_back({std::string(n.packet)});
     ++rows[it->second].count;
     rows[it->second].bytes += tensor_bytes_of(n);
   }
@@ -101,7 +101,7 @@ std::vector<std::string> validation_notes(const Graph& g, const GraphSummary& s)
   std::vector<std::string> unused;
   int64_t no_val = 0;
   for (NodeId id = 0; id < g.size(); ++id) {
-    if (g[id].op == OpKind::Placeholder && g.users[id].empty()) unused.push_back(g[id].name);
+    if (g[id].op == OpKind::Placeholder && g.users[id].empty()) unused.push_back(std::string(g[id].name));
     if (g[id].op == OpKind::CallFunction && g[id].value_kind == ValueKind::Absent) ++no_val;
   }
   if (!unused.empty()) {

@@ -6,8 +6,8 @@ namespace {
 #include "analysis/op_classes_default.inc"
 
 template <size_t N>
-std::unordered_set<std::string> to_set(const std::string_view (&items)[N]) {
-  std::unordered_set<std::string> out;
+PacketSet to_set(const std::string_view (&items)[N]) {
+  PacketSet out;
   for (auto item : items) out.emplace(item);
   return out;
 }

@@ -4,6 +4,7 @@
 // every class can be edited from the settings (see settings.h).
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <unordered_set>
@@ -12,13 +13,20 @@
 
 namespace pt {
 
+// A set of op packets, looked up by string_view without a copy.
+struct PacketHash {
+  using is_transparent = void;
+  size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+};
+using PacketSet = std::unordered_set<std::string, PacketHash, std::equal_to<>>;
+
 struct OpClasses {
-  std::unordered_set<std::string> recomputable;       // the recompute allowlist (pointwise packets included)
-  std::unordered_set<std::string> random;             // random ops (fusible, but banned unless allowlisted)
-  std::unordered_set<std::string> view;               // view ops
-  std::unordered_set<std::string> compute_intensive;  // matmuls, convolutions, attention
-  std::unordered_set<std::string> cse_rand;           // never merged by CSE
-  std::unordered_set<std::string> pointwise;          // packets with a pointwise overload (reports)
+  PacketSet recomputable;       // the recompute allowlist (pointwise packets included)
+  PacketSet random;             // random ops (fusible, but banned unless allowlisted)
+  PacketSet view;               // view ops
+  PacketSet compute_intensive;  // matmuls, convolutions, attention
+  PacketSet cse_rand;           // never merged by CSE
+  PacketSet pointwise;          // packets with a pointwise overload (reports)
 
   static OpClasses pytorch_defaults();
 

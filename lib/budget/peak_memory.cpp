@@ -195,7 +195,7 @@ PeakMemory simulate_peak_memory(const Graph& g, const Classification& c, const E
   for (NodeId id : c.inputs) fw_retained[id] = true;
   uint64_t live = m.input_bytes;
   m.forward_peak_bytes = live;
-  std::string fw_at = fw_order.empty() ? "" : g[fw_order.front()].name;
+  std::string fw_at = fw_order.empty() ? "" : std::string(g[fw_order.front()].name);
   sim.run(fw_order, e.forward.is_input, fw_retained, materialized.forward, materialized, live, m.forward_peak_bytes,
           fw_at);
 
@@ -215,7 +215,7 @@ PeakMemory simulate_peak_memory(const Graph& g, const Classification& c, const E
     if (g[id].input_kind == InputKind::Tangent) live += g[id].size_bytes;
   }
   m.backward_peak_bytes = live;
-  std::string bw_at = bw_order.empty() ? "" : g[bw_order.front()].name;
+  std::string bw_at = bw_order.empty() ? "" : std::string(g[bw_order.front()].name);
   sim.run(bw_order, bw_input, bw_retained, materialized.backward, materialized, live, m.backward_peak_bytes, bw_at);
 
   if (m.backward_peak_bytes > m.forward_peak_bytes) {

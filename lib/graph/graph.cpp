@@ -18,18 +18,18 @@ std::vector<std::vector<NodeId>> distinct_users(const std::vector<Node>& nodes) 
   return users;
 }
 
-std::string packet_of(std::string_view target) {
+std::string_view packet_of(std::string_view target) {
   // Python callables (operator.mul, math.ceil, torch.sym_float,
   // torch.fx.experimental.sym_node.<lambda>) and higher-order ops are their
   // own packet, as PyTorch's get_aten_target returns them unchanged.
   for (std::string_view prefix : {"operator.", "builtins.", "math.", "torch.", "higher_order."}) {
-    if (target.starts_with(prefix)) return std::string(target);
+    if (target.starts_with(prefix)) return target;
   }
   // Operator overloads are namespace.packet.overload: drop the overload.
   const auto first = target.find('.');
   const auto last = target.rfind('.');
-  if (first == std::string_view::npos || first == last) return std::string(target);
-  return std::string(target.substr(0, last));
+  if (first == std::string_view::npos || first == last) return target;
+  return target.substr(0, last);
 }
 
 }  // namespace pt

@@ -26,11 +26,14 @@ enum class PartitionerTag : uint8_t { None, IsForward, IsBackward, MustBeInForwa
 // What kind of graph input a placeholder is (DESIGN.md section 2).
 enum class InputKind : uint8_t { NotInput, Primal, Tangent, FwdSeed, BwdSeed };
 
+// Node's text fields view strings in the graph's protobuf messages (Graph::
+// message and overlay), which live as long as any Graph that shares them:
+// no copies per node, per graph.
 struct Node {
-  std::string name;
+  std::string_view name;
   OpKind op = OpKind::CallFunction;
-  std::string target;  // "aten.mm.default", "operator.getitem", placeholder name
-  std::string packet;  // overload packet "aten.mm"; the target itself when it has no overload
+  std::string_view target;  // "aten.mm.default", "operator.getitem", placeholder name
+  std::string_view packet;  // overload packet "aten.mm"; the target itself when it has no overload
   InputKind input_kind = InputKind::NotInput;
 
   // Node references, in pytree-leaf order (args, then kwargs by key), with
@@ -40,7 +43,7 @@ struct Node {
 
   ValueKind value_kind = ValueKind::Absent;
   SymKind sym_kind = SymKind::Int;
-  std::string opaque_type;  // ValueKind::Opaque
+  std::string_view opaque_type;  // ValueKind::Opaque
   // numel x itemsize (tensor), sum over tensor items (tuple), 1 (symbol), else 0.
   uint64_t size_bytes = 0;
 
@@ -86,6 +89,6 @@ std::vector<std::vector<NodeId>> distinct_users(const std::vector<Node>& nodes);
 
 // The overload packet of a target: "aten.add.Tensor" -> "aten.add". Python
 // callables ("operator.getitem", "torch.sym_float") are their own packet.
-std::string packet_of(std::string_view target);
+std::string_view packet_of(std::string_view target);
 
 }  // namespace pt

@@ -89,7 +89,7 @@ class Validator {
     n.packet = packet_of(n.target);
 
     if (n.op == OpKind::Placeholder) {
-      const std::string& t = n.target.empty() ? n.name : n.target;
+      const std::string_view t = n.target.empty() ? n.name : n.target;
       if (t.find("tangents") != std::string::npos) n.input_kind = InputKind::Tangent;
       else if (t.find("bwd_seed") != std::string::npos || t.find("bwd_base_offset") != std::string::npos)
         n.input_kind = InputKind::BwdSeed;

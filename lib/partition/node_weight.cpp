@@ -38,7 +38,7 @@ std::optional<Capacity> node_weight(const Graph& g, const Classification& c, Nod
   const double exponent = std::max(std::min(dist, s.dist_from_bw_cap), 1.0);
   const double weight = std::trunc(static_cast<double>(n.size_bytes) * std::pow(s.dist_from_bw_base, exponent));
   if (!(weight < static_cast<double>(kMaxWeight))) {
-    throw InputError(g.source + ": node '" + n.name + "': the cost of saving it (" + std::to_string(weight) +
+    throw InputError(g.source + ": node '" + std::string(n.name) + "': the cost of saving it (" + std::to_string(weight) +
                      ") reaches 2^100, beyond exact capacities; lower dist_from_bw_base or dist_from_bw_cap");
   }
   Capacity w = static_cast<Capacity>(weight);  // exact: weight is an integral double below 2^100

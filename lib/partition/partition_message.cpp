@@ -23,7 +23,7 @@ void add_output(proto::Graph& out, const Graph& g, const std::vector<NodeId>& va
   auto* list = node->add_args()->mutable_list();
   for (NodeId id : values) {
     if (id == kNoNode) list->add_items()->set_none(true);
-    else list->add_items()->set_node(g[id].name);
+    else list->add_items()->set_node(std::string(g[id].name));
   }
 }
 
@@ -65,9 +65,9 @@ proto::Partition partition_message(const Graph& g, const Classification& c, cons
   add_output(bw, g, c.bwd_outputs);
   bw.set_num_fwd_outputs(0);
 
-  for (NodeId id : e.saved_values) p.add_saved_values(g[id].name);
-  for (NodeId id : e.saved_sym_nodes) p.add_saved_sym_nodes(g[id].name);
-  for (NodeId id : e.recomputed) p.add_recomputed(g[id].name);
+  for (NodeId id : e.saved_values) p.add_saved_values(std::string(g[id].name));
+  for (NodeId id : e.saved_sym_nodes) p.add_saved_sym_nodes(std::string(g[id].name));
+  for (NodeId id : e.recomputed) p.add_recomputed(std::string(g[id].name));
   for (const auto& [k, v] : s.to_map()) (*p.mutable_settings())[k] = v;
   return p;
 }

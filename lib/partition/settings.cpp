@@ -43,7 +43,7 @@ double* number_field(Settings& s, std::string_view key) {
   return nullptr;
 }
 
-std::unordered_set<std::string>* class_field(Settings& s, std::string_view key) {
+PacketSet* class_field(Settings& s, std::string_view key) {
   if (key == "recomputable_ops") return &s.op_classes.recomputable;
   if (key == "random_ops") return &s.op_classes.random;
   if (key == "view_ops") return &s.op_classes.view;

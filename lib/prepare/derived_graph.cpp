@@ -17,7 +17,7 @@ void rewrite_refs(const Graph& g, proto::Arg* root, const std::vector<NodeId>& k
     stack.pop_back();
     if (a->kind_case() == proto::Arg::kNode) {
       const NodeId ref = g.find(a->node());
-      if (ref != kNoNode && kept_as[ref] != ref) a->set_node(g[kept_as[ref]].name);
+      if (ref != kNoNode && kept_as[ref] != ref) a->set_node(std::string(g[kept_as[ref]].name));
     } else if (a->kind_case() == proto::Arg::kList) {
       for (auto& item : *a->mutable_list()->mutable_items()) stack.push_back(&item);
     }
@@ -59,7 +59,7 @@ DerivedGraph derive_graph(const Graph& g, const std::vector<bool>& keep, const s
   }
   auto map = [&](NodeId ref) {
     const NodeId to = new_id[kept_as[ref]];
-    if (to == kNoNode) throw std::logic_error("prepare: node '" + g[ref].name + "' maps to a removed node");
+    if (to == kNoNode) throw std::logic_error("prepare: node '" + std::string(g[ref].name) + "' maps to a removed node");
     return to;
   };
   out.nodes.reserve(static_cast<size_t>(count));

@@ -20,7 +20,7 @@ PrepareResult prepare(const Graph& joint, const Settings& settings) {
   std::vector<bool> keep(static_cast<size_t>(joint.size()), false);
   for (NodeId id = 0; id < joint.size(); ++id) {
     if (!live[id]) {
-      r.dead.push_back(joint[id].name);
+      r.dead.push_back(std::string(joint[id].name));
     } else if (kept_as[id] != id) {
       r.merged.emplace_back(joint[id].name, joint[kept_as[id]].name);
     } else {

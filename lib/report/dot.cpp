@@ -79,7 +79,7 @@ DotSelection select_dot_nodes(const Graph& g, const std::string& around, int dep
     if (sel.nodes.size() > max_nodes) {
       throw InputError(g.source + ": " + std::to_string(sel.nodes.size()) + " nodes is more than --max-nodes " +
                        std::to_string(max_nodes) + " can show readably; draw one neighbourhood with --around NODE " +
-                       "--depth N (e.g. --around " + g[sel.nodes.back()].name + " --depth 2), or raise --max-nodes");
+                       "--depth N (e.g. --around " + std::string(g[sel.nodes.back()].name) + " --depth 2), or raise --max-nodes");
     }
     return sel;
   }
@@ -118,7 +118,7 @@ void write_dot(std::ostream& out, const Graph& g, const PartitionResult& r, cons
 
   out << "digraph partition {\n";
   out << "  label=\"" << escaped(g.message->name());
-  if (sel.around != kNoNode) out << ": " << sel.nodes.size() << " nodes within " << sel.depth << " of " << escaped(g[sel.around].name);
+  if (sel.around != kNoNode) out << ": " << sel.nodes.size() << " nodes within " << sel.depth << " of " << escaped(std::string(g[sel.around].name));
   out << "\"; labelloc=t; rankdir=TB;\n  node [fontname=\"Helvetica\", fontsize=10];\n"
          "  edge [color=\"#555555\", arrowsize=0.6];\n";
   write_legend(out);
@@ -130,7 +130,7 @@ void write_dot(std::ostream& out, const Graph& g, const PartitionResult& r, cons
     if (!e.forward.keep[id] && (e.backward.keep[id] || r.classification.required_bw[id])) k = Kind::Backward;
     if (saved[id]) k = Kind::Saved;
     const Style s = style_of(k);
-    std::string label = n.name + "\n" + (n.op == OpKind::CallFunction ? n.packet + "\n" : "") + value_text(g, id);
+    std::string label = std::string(n.name) + "\n" + (n.op == OpKind::CallFunction ? std::string(n.packet) + "\n" : "") + value_text(g, id);
     const BanReason why = r.solution.network.banned.empty() ? BanReason::None : r.solution.network.banned[id];
     if (why != BanReason::None) label += "\n" + ban_label(why);
     size_t hidden = 0;

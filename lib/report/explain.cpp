@@ -18,7 +18,7 @@ namespace {
 
 std::string quoted_list(const Graph& g, const std::vector<NodeId>& ids, size_t most = 6) {
   std::string out;
-  for (size_t i = 0; i < ids.size() && i < most; ++i) out += (i ? ", " : "") + g[ids[i]].name;
+  for (size_t i = 0; i < ids.size() && i < most; ++i) out += (i ? ", " : "") + std::string(g[ids[i]].name);
   if (ids.size() > most) out += " and " + std::to_string(ids.size() - most) + " more";
   return out;
 }
@@ -46,13 +46,13 @@ std::string ban_text(const Graph& g, const Classification& c, const Settings& s,
     for (NodeId a : n.positional_inputs) in_bytes += g[a].size_bytes;
     text += ": 4 x its size (" + human_bytes(n.size_bytes) + ") < its inputs (" + human_bytes(in_bytes) + ")";
   } else if (why == BanReason::NotInAllowlist) {
-    text += ": " + n.packet + " is not in recomputable_ops (--set recomputable_ops.add=" + n.packet + " allows it)";
+    text += ": " + std::string(n.packet) + " is not in recomputable_ops (--set recomputable_ops.add=" + std::string(n.packet) + " allows it)";
   } else if (why == BanReason::TooFar) {
     text += ": dist_from_bw " + std::to_string(c.dist_from_bw[id]) + " > max_dist_from_bw " + format_g(s.max_dist_from_bw);
   } else if (why == BanReason::MaterializedInBackward) {
     for (NodeId u : g.users[id]) {
       if (!c.required_fw[u]) {
-        text += ": " + (g[u].op == OpKind::Output ? std::string("the graph output") : "backward node " + g[u].name) +
+        text += ": " + (g[u].op == OpKind::Output ? std::string("the graph output") : "backward node " + std::string(g[u].name)) +
                 " reads it and cannot fuse with it";
         break;
       }
@@ -183,7 +183,7 @@ Explanation explain_node(const Graph& joint, const Partitioned& p, const Setting
                         : "in neither extracted graph";
   }
 
-  x.facts.push_back({"op", g[id].target.empty() ? "-" : g[id].target});
+  x.facts.push_back({"op", g[id].target.empty() ? std::string("-") : std::string(g[id].target)});
   x.facts.push_back({"placement", placement(g, c, id)});
   const BanReason why = net.banned.empty() ? BanReason::None : net.banned[id];
   if (c.tangent_closure[id]) {
@@ -201,8 +201,8 @@ Explanation explain_node(const Graph& joint, const Partitioned& p, const Setting
   if (in_bw && in_fw) {
     const auto path = path_to_backward(g, e, id);
     if (!path.empty()) {
-      std::string chain = g[id].name;
-      for (NodeId v : path) chain += " -> " + g[v].name;
+      std::string chain(g[id].name);
+      for (NodeId v : path) chain += " -> " + std::string(g[v].name);
       x.facts.push_back({"read by", chain + " (backward)"});
     }
   }

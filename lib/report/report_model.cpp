@@ -14,7 +14,7 @@ namespace {
 std::vector<std::string> names(const Graph& g, const std::vector<NodeId>& ids) {
   std::vector<std::string> out;
   out.reserve(ids.size());
-  for (NodeId id : ids) out.push_back(g[id].name);
+  for (NodeId id : ids) out.push_back(std::string(g[id].name));
   return out;
 }
 
@@ -90,7 +90,7 @@ ReportModel build_report(const ReportInputs& in) {
   m.dropped = names(g, e.dropped);
 
   std::map<std::string, std::pair<int64_t, std::string>> by_op, by_reason;
-  for (NodeId id : e.recomputed) ++by_op[g[id].packet].first;
+  for (NodeId id : e.recomputed) ++by_op[std::string(g[id].packet)].first;
   m.recomputed_by_op = sorted_counts(by_op);
   const auto& banned = r.solution.network.banned;
   for (NodeId id = 0; id < static_cast<NodeId>(banned.size()); ++id) {
@@ -119,11 +119,11 @@ ReportModel build_report(const ReportInputs& in) {
     b.max_gb = r.budget->max_gb;
     for (const auto& solve : r.budget->solves) {
       std::vector<std::string> names;
-      for (NodeId id : solve.cut.saved) names.push_back(g[id].name);
+      for (NodeId id : solve.cut.saved) names.push_back(std::string(g[id].name));
       b.solves_saved.push_back(std::move(names));
     }
     for (const auto& item : r.budget->items) {
-      b.items.push_back({g[item.node].name, g[item.node].size_bytes, item.memory, item.runtime, item.kept});
+      b.items.push_back({std::string(g[item.node].name), g[item.node].size_bytes, item.memory, item.runtime, item.kept});
     }
     m.budget = std::move(b);
   }

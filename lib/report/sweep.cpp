@@ -47,7 +47,7 @@ SweepRow row_for(const Graph& g, const PartitionResult& r, const Settings& s, co
   row.saved_count = static_cast<int64_t>(saved.size());
   for (NodeId id : saved) {
     row.saved_bytes += g[id].size_bytes;
-    row.saved.push_back(g[id].name);
+    row.saved.push_back(std::string(g[id].name));
   }
   row.recomputed_count = static_cast<int64_t>(r.extraction.recomputed.size());
   for (NodeId id : r.extraction.recomputed) row.recomputed_flops += count_flops_if_readable(g, id);

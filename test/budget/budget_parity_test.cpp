@@ -30,7 +30,7 @@ void check_budget_runs(const std::string& model) {
     const Graph& g = prepared.graph;
     const PartitionResult r = partition_graph(g, s);
     std::vector<std::string> saved;
-    for (NodeId id : r.extraction.fw_saved_outputs()) saved.push_back(g[id].name);
+    for (NodeId id : r.extraction.fw_saved_outputs()) saved.emplace_back(g[id].name);
     CHECK(saved == std::vector<std::string>(run.fw_saved_outputs().begin(), run.fw_saved_outputs().end()));
     std::vector<Capacity> want;
     for (const auto& solve : run.solves()) want.push_back(solve.cut_value());

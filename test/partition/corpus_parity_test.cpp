@@ -23,7 +23,7 @@ using namespace pt;
 
 std::vector<std::string> names(const Graph& g, const std::vector<NodeId>& ids) {
   std::vector<std::string> out;
-  for (NodeId id : ids) out.push_back(g[id].name);
+  for (NodeId id : ids) out.emplace_back(g[id].name);
   return out;
 }
 

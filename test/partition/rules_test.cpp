@@ -39,7 +39,7 @@ struct Run {
   PartitionResult r;
   std::vector<std::string> saved() const {
     std::vector<std::string> out;
-    for (NodeId id : r.extraction.fw_saved_outputs()) out.push_back(g[id].name);
+    for (NodeId id : r.extraction.fw_saved_outputs()) out.emplace_back(g[id].name);
     return out;
   }
   BanReason ban(const std::string& name) const { return r.solution.network.banned[g.find(name)]; }

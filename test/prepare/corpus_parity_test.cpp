@@ -65,7 +65,7 @@ TEST_CASE("sac_mlp: the prepared MUST_SAVE nodes are exactly those PyTorch banne
   CHECK(r.must_save.empty());
   std::set<std::string> must_save;
   for (const pt::Node& n : r.graph.nodes) {
-    if (n.recompute == pt::Recompute::MustSave) must_save.insert(n.name);
+    if (n.recompute == pt::Recompute::MustSave) must_save.emplace(n.name);
   }
   std::set<std::string> banned;
   for (const auto& run : ref.runs()) {

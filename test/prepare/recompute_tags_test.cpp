@@ -106,7 +106,7 @@ TEST_CASE("collectives are saved unless recompute-tagged") {
     num_fwd_outputs: 2
   )");
   std::vector<std::string> saved;
-  for (const auto& c : pt::must_save_changes(g)) saved.push_back(g[c.node].name);
+  for (const auto& c : pt::must_save_changes(g)) saved.emplace_back(g[c.node].name);
   CHECK(saved == std::vector<std::string>{"ar", "w"});
   pt::RecomputeTagOptions options;
   options.force_save_collectives = false;
@@ -133,7 +133,7 @@ TEST_CASE("non-tuple results of with_effects, read through getitems, are saved")
     num_fwd_outputs: 3
   )");
   std::vector<std::string> saved;
-  for (const auto& c : pt::must_save_changes(g)) saved.push_back(g[c.node].name);
+  for (const auto& c : pt::must_save_changes(g)) saved.emplace_back(g[c.node].name);
   CHECK(saved == std::vector<std::string>{"tok", "r0", "r1"});
 }
 

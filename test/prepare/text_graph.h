@@ -46,7 +46,7 @@ inline Graph graph_from_text(const std::string& text) { return validate(message_
 
 inline std::vector<std::string> node_names(const Graph& g) {
   std::vector<std::string> out;
-  for (const Node& n : g.nodes) out.push_back(n.name);
+  for (const Node& n : g.nodes) out.emplace_back(n.name);
   return out;
 }
 
