@@ -39,8 +39,11 @@ bool huge_pages_usable() {
 __attribute__((constructor(101))) void reexec_with_malloc_tuning(int, char** argv, char**) {
   if (argv == nullptr || argv[0] == nullptr) return;
   if (const char* marker = std::getenv(kMarker)) {
-    if (std::strcmp(marker, "tuned") == 0) unsetenv(kMarker);  // what the tool runs starts plain
-    return;
+    if (std::strcmp(marker, "tuned") == 0) {
+      unsetenv(kMarker);  // the re-executed process; what it runs starts plain
+      return;
+    }
+    if (std::strcmp(marker, "0") == 0) return;
   }
   if (std::getenv("GLIBC_TUNABLES") != nullptr || !huge_pages_usable()) return;
   if (setenv("GLIBC_TUNABLES", kTunables, 1) != 0 || setenv(kMarker, "tuned", 1) != 0) return;
