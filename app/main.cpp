@@ -15,6 +15,7 @@
 #include "cmd_partition.h"
 #include "commands.h"
 #include "graph/errors.h"
+#include "malloc_tuning.h"
 
 #ifndef PT_VERSION
 #define PT_VERSION "unknown"
@@ -147,6 +148,7 @@ int main(int argc, char** argv) {
   const int verbose = root_flags.verbose + (chosen ? chosen->flags.verbose : 0);
   const bool quiet = root_flags.quiet || (chosen && chosen->flags.quiet);
   spdlog::set_level(log_level(verbose, quiet));
+  spdlog::debug("heap tuning: {}", pt::app::malloc_tuning_state());
 
   if (chosen) return run(chosen->action);
   return run([&main_options] {

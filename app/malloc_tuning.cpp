@@ -11,13 +11,23 @@
 //
 // Turned off by: PT_MALLOC_TUNING=0 in the environment; a GLIBC_TUNABLES the
 // user set (theirs win); transparent huge pages disabled on the machine;
+// running under valgrind;
 // builds without PT_STATIC_RUNTIME (the sanitizer builds replace malloc). If
 // the exec fails the tool runs untuned.
+#include "malloc_tuning.h"
+
 #include <cstdlib>
 #include <cstring>
 
 #include <fcntl.h>
 #include <unistd.h>
+
+namespace {
+// What the constructor below decided, for the log (-vv).
+const char* g_state = "off (built without PT_STATIC_RUNTIME)";
+}  // namespace
+
+const char* pt::app::malloc_tuning_state() { return g_state; }
 
 #if defined(PT_MALLOC_REEXEC)
 namespace {
@@ -37,15 +47,26 @@ bool huge_pages_usable() {
 }
 
 __attribute__((constructor(101))) void reexec_with_malloc_tuning(int, char** argv, char**) {
+  g_state = "off (no argv)";
   if (argv == nullptr || argv[0] == nullptr) return;
   if (const char* marker = std::getenv(kMarker)) {
     if (std::strcmp(marker, "tuned") == 0) {
       unsetenv(kMarker);  // the re-executed process; what it runs starts plain
+      g_state = "on (re-executed with GLIBC_TUNABLES=glibc.malloc.hugetlb=1:glibc.malloc.top_pad=33554432)";
       return;
     }
+    g_state = "off (PT_MALLOC_TUNING=0)";
     if (std::strcmp(marker, "0") == 0) return;
   }
-  if (std::getenv("GLIBC_TUNABLES") != nullptr || !huge_pages_usable()) return;
+  g_state = "off (GLIBC_TUNABLES set by the caller)";
+  if (std::getenv("GLIBC_TUNABLES") != nullptr) return;
+  g_state = "off (transparent huge pages disabled)";
+  if (!huge_pages_usable()) return;
+  // Under valgrind (its preload library is in LD_PRELOAD) an exec would leave
+  // the tool running natively, outside valgrind.
+  g_state = "off (under valgrind)";
+  if (const char* preload = std::getenv("LD_PRELOAD"); preload && std::strstr(preload, "vgpreload")) return;
+  g_state = "off (could not set the environment)";
   if (setenv("GLIBC_TUNABLES", kTunables, 1) != 0 || setenv(kMarker, "tuned", 1) != 0) return;
   // The binary's real path, not /proc/self/exe (that would name the process
   // "exe" in ps and perf).
@@ -57,6 +78,7 @@ __attribute__((constructor(101))) void reexec_with_malloc_tuning(int, char** arg
   }
   unsetenv("GLIBC_TUNABLES");  // the exec failed: run as we are
   unsetenv(kMarker);
+  g_state = "off (the exec failed)";
 }
 
 }  // namespace
