@@ -1,42 +1,46 @@
 // Why this exists: on the machines we measured, a fresh 4 KiB page costs the
 // process a fault of several microseconds (zeroing, cgroup accounting), and a
 // run on GPT-2 124M's graph touches about 1,800 of them: 10 of its 24 ms were
-// system time. glibc can back the heap with transparent huge pages
-// (glibc.malloc.hugetlb=1) and grow it in large steps (glibc.malloc.top_pad),
-// which takes the faults to about 200 (docs/performance.md has the figures),
-// but it reads its tunables only when a process starts. So the tool executes
-// itself once more with them set, first thing, before the C++ runtime and
-// protobuf initialize (a constructor that runs before all others; plain
-// system calls only, no iostreams or allocation-heavy code).
+// system time. So, first thing (a constructor that runs before every other
+// initializer; system calls and mallopt only), the tool asks glibc to take
+// allocations up to 32 MiB from the heap and to grow it in 64 MiB steps, grows
+// it once, and marks that stretch for transparent huge pages (MADV_HUGEPAGE):
+// a typical graph then lives in a few 2 MiB pages, about 300 faults in all
+// (docs/performance.md has the figures). Larger graphs outgrow the stretch;
+// the rest of their heap uses ordinary pages, as before.
 //
-// Turned off by: PT_MALLOC_TUNING=0 in the environment; a GLIBC_TUNABLES the
-// user set (theirs win); transparent huge pages disabled on the machine;
-// running under valgrind;
-// builds without PT_STATIC_RUNTIME (the sanitizer builds replace malloc). If
-// the exec fails the tool runs untuned.
+// Turned off by: PT_MALLOC_TUNING=0 in the environment; a GLIBC_TUNABLES that
+// sets malloc tunables (the caller's choice wins); transparent huge pages
+// disabled on the machine; builds without PT_HEAP_TUNING (the sanitizer
+// builds replace malloc). `-vv` logs which.
 #include "malloc_tuning.h"
 
+#include <cerrno>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 
 #include <fcntl.h>
+#include <malloc.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 namespace {
 // What the constructor below decided, for the log (-vv).
-const char* g_state = "off (built without PT_STATIC_RUNTIME)";
+const char* g_state = "off (built without PT_HEAP_TUNING)";
 }  // namespace
 
 const char* pt::app::malloc_tuning_state() { return g_state; }
 
-#if defined(PT_MALLOC_REEXEC)
+#if defined(PT_HEAP_TUNING)
 namespace {
 
-constexpr const char* kTunables = "glibc.malloc.hugetlb=1:glibc.malloc.top_pad=33554432";
-constexpr const char* kMarker = "PT_MALLOC_TUNING";  // "0": off; "tuned": the re-executed process
+constexpr size_t kHugePage = size_t{2} << 20;
+constexpr int kHeapStep = 64 << 20;       // M_TOP_PAD: grow the heap this much beyond each request
+constexpr int kFromHeapBelow = 32 << 20;  // M_MMAP_THRESHOLD (glibc's maximum): smaller blocks come from the heap
+constexpr int kKeepFree = 128 << 20;      // M_TRIM_THRESHOLD: free space kept at the heap's top
 
-// Transparent huge pages in "always" or "madvise" mode (glibc's hugetlb=1
-// asks with madvise).
+// Transparent huge pages in "always" or "madvise" mode.
 bool huge_pages_usable() {
   const int fd = open("/sys/kernel/mm/transparent_hugepage/enabled", O_RDONLY | O_CLOEXEC);
   if (fd < 0) return false;
@@ -46,39 +50,59 @@ bool huge_pages_usable() {
   return n > 0 && (std::strstr(mode, "[always]") != nullptr || std::strstr(mode, "[madvise]") != nullptr);
 }
 
-__attribute__((constructor(101))) void reexec_with_malloc_tuning(int, char** argv, char**) {
-  g_state = "off (no argv)";
-  if (argv == nullptr || argv[0] == nullptr) return;
-  if (const char* marker = std::getenv(kMarker)) {
-    if (std::strcmp(marker, "tuned") == 0) {
-      unsetenv(kMarker);  // the re-executed process; what it runs starts plain
-      g_state = "on (re-executed with GLIBC_TUNABLES=glibc.malloc.hugetlb=1:glibc.malloc.top_pad=33554432)";
-      return;
-    }
+__attribute__((constructor(101))) void tune_heap() {
+  if (const char* v = std::getenv("PT_MALLOC_TUNING"); v && std::strcmp(v, "0") == 0) {
     g_state = "off (PT_MALLOC_TUNING=0)";
-    if (std::strcmp(marker, "0") == 0) return;
+    return;
   }
-  g_state = "off (GLIBC_TUNABLES set by the caller)";
-  if (std::getenv("GLIBC_TUNABLES") != nullptr) return;
-  g_state = "off (transparent huge pages disabled)";
-  if (!huge_pages_usable()) return;
-  // Under valgrind (its preload library is in LD_PRELOAD) an exec would leave
-  // the tool running natively, outside valgrind.
-  g_state = "off (under valgrind)";
-  if (const char* preload = std::getenv("LD_PRELOAD"); preload && std::strstr(preload, "vgpreload")) return;
-  g_state = "off (could not set the environment)";
-  if (setenv("GLIBC_TUNABLES", kTunables, 1) != 0 || setenv(kMarker, "tuned", 1) != 0) return;
-  // The binary's real path, not /proc/self/exe (that would name the process
-  // "exe" in ps and perf).
-  char self[4096];
-  const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-  if (n > 0) {
-    self[n] = '\0';
-    execv(self, argv);
+  if (const char* t = std::getenv("GLIBC_TUNABLES"); t && std::strstr(t, "glibc.malloc.")) {
+    g_state = "off (GLIBC_TUNABLES sets malloc tunables)";
+    return;
   }
-  unsetenv("GLIBC_TUNABLES");  // the exec failed: run as we are
-  unsetenv(kMarker);
-  g_state = "off (the exec failed)";
+  if (!huge_pages_usable()) {
+    g_state = "off (transparent huge pages disabled)";
+    return;
+  }
+  if (mallopt(M_MMAP_THRESHOLD, kFromHeapBelow) != 1 || mallopt(M_TOP_PAD, kHeapStep) != 1 ||
+      mallopt(M_TRIM_THRESHOLD, kKeepFree) != 1) {
+    g_state = "off (mallopt refused)";
+    return;
+  }
+  // Grow the heap now, then mark the whole 2 MiB pages of the new stretch.
+  // The first allocation of a process creates the heap with M_TOP_PAD to
+  // spare and writes only near its start; a later, larger one would write a
+  // header inside the stretch before it is marked, and the 2 MiB page that
+  // holds it would stay on small pages. (volatile: so the compiler keeps the
+  // malloc/free pairs.)
+  const auto before = reinterpret_cast<uintptr_t>(sbrk(0));
+  void* volatile first = std::malloc(64);
+  std::free(first);
+  auto after = reinterpret_cast<uintptr_t>(sbrk(0));
+  if (after - before < 4 * kHugePage) {  // the heap existed already
+    void* volatile block = std::malloc(kHugePage);
+    std::free(block);
+    after = reinterpret_cast<uintptr_t>(sbrk(0));
+  }
+  const uintptr_t lo = (before + kHugePage - 1) & ~(kHugePage - 1);
+  const uintptr_t hi = after & ~(kHugePage - 1);
+  if (hi <= lo) {
+    g_state = "off (the heap did not grow)";
+    return;
+  }
+  if (madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_HUGEPAGE) != 0) {
+    g_state = errno == EINVAL ? "off (madvise: EINVAL)" : "off (madvise failed)";
+    return;
+  }
+  // The heap's first blocks would land below `lo`, on up to 2 MiB of small
+  // pages (hundreds of faults): a never-touched block fills that gap, so
+  // they start in the huge pages. It costs address space, not memory.
+  static void* gap_fill = nullptr;
+  if (auto* probe = static_cast<char*>(std::malloc(16)); probe != nullptr) {
+    const auto at = reinterpret_cast<uintptr_t>(probe) + 64;
+    if (at < lo && lo - at > 4096) gap_fill = std::malloc(lo - at);
+    if (gap_fill == nullptr) std::free(probe);
+  }
+  g_state = "on (the first 64 MiB of the heap on transparent huge pages)";
 }
 
 }  // namespace

@@ -1,5 +1,5 @@
 // Heap tuning at start-up (malloc_tuning.cpp): whether this process runs
-// with glibc's huge-page tunables, and if not, why.
+// with its heap on transparent huge pages, and if not, why.
 #pragma once
 
 namespace pt::app {
