@@ -111,7 +111,9 @@ void write_sweep_text(std::ostream& out, const SweepResult& r) {
     std::string s = " ";
     for (size_t i = 0; i < cells.size(); ++i) {
       const std::string pad(width[i] - cells[i].size(), ' ');
-      s += " " + (i == 0 ? cells[i] + pad : pad + cells[i]);
+      s += ' ';
+      if (i == 0) s.append(cells[i]).append(pad);  // first column left-aligned, the rest right
+      else s.append(pad).append(cells[i]);
     }
     out << s << "\n";
   };
