@@ -26,16 +26,7 @@ def gpt_d1024_l6(b=8, t=1024, batches=4):
 
 def llama_d1024(b=8, t=1024, batches=4):
     """transformers Llama at d=1024, 6 layers, SDPA, bf16 (GPU-bound, unlike llama_small)."""
-    from transformers import LlamaConfig, LlamaForCausalLM
-    torch.manual_seed(0)
-    config = LlamaConfig(vocab_size=32000, hidden_size=1024, intermediate_size=2816,
-                         num_hidden_layers=6, num_attention_heads=16, num_key_value_heads=16,
-                         max_position_embeddings=1024)
-    config._attn_implementation = "sdpa"
-    m = LlamaForCausalLM(config).cuda().to(torch.bfloat16).train()
-    data = vm._token_batches(32000, b, t, batches)
-    return vm.Workload("llama_d1024", vm._llama_step, {"m": m},
-                       lambda i: (m, data[i % batches][0], data[i % batches][0]), lr=3e-4)
+    return vm.llama_workload("llama_d1024", d=1024, intermediate=2816, layers=6, heads=16, b=b, t=t, batches=batches)
 
 
 def mlp_d2048(rows=16384, d=2048, blocks=4):

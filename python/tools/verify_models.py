@@ -207,17 +207,22 @@ def _llama_step(m, input_ids, labels):
     return m(input_ids=input_ids, labels=labels).loss
 
 
-def llama_small(b=8, t=512, batches=4):
+def llama_workload(name, d, intermediate, layers, heads, b, t, batches=4):
+    """A transformers Llama (vocab 32000, SDPA, bf16) trained on random tokens."""
     from transformers import LlamaConfig, LlamaForCausalLM
     torch.manual_seed(0)
-    config = LlamaConfig(vocab_size=32000, hidden_size=512, intermediate_size=1376,
-                         num_hidden_layers=4, num_attention_heads=8, num_key_value_heads=8,
+    config = LlamaConfig(vocab_size=32000, hidden_size=d, intermediate_size=intermediate,
+                         num_hidden_layers=layers, num_attention_heads=heads, num_key_value_heads=heads,
                          max_position_embeddings=1024)
     config._attn_implementation = "sdpa"
     m = LlamaForCausalLM(config).cuda().to(torch.bfloat16).train()
     data = _token_batches(32000, b, t, batches)
-    return Workload("llama_small", _llama_step, {"m": m},
+    return Workload(name, _llama_step, {"m": m},
                     lambda i: (m, data[i % batches][0], data[i % batches][0]), lr=3e-4)
+
+
+def llama_small(b=8, t=512, batches=4):
+    return llama_workload("llama_small", d=512, intermediate=1376, layers=4, heads=8, b=b, t=t, batches=batches)
 
 
 # --- extra models for the prediction check (measure_settings.py) ---------
