@@ -4,6 +4,7 @@
 
 #include "budget/runtime_estimate.h"
 #include "graph/errors.h"
+#include "report/value_numel.h"
 
 namespace pt {
 
@@ -19,27 +20,6 @@ bool is_indexing(const Node& n) {
   return std::find(std::begin(kIndexingOps), std::end(kIndexingOps), n.packet) != std::end(kIndexingOps);
 }
 
-uint64_t tensor_numel(const proto::TensorMeta& t) {
-  uint64_t n = 1;
-  for (int64_t d : t.shape()) n *= static_cast<uint64_t>(d);
-  return n;
-}
-
-// Elements of a node's value: a tensor's numel, a tuple's summed over its
-// tensors, 0 for anything else.
-uint64_t numel_of(const Graph& g, NodeId id) {
-  const auto& pn = g.proto_node(id);
-  if (!pn.has_val()) return 0;
-  if (pn.val().has_tensor()) return tensor_numel(pn.val().tensor());
-  uint64_t n = 0;
-  if (pn.val().has_tuple()) {
-    for (const auto& item : pn.val().tuple().items()) {
-      if (item.has_tensor()) n += tensor_numel(item.tensor());
-    }
-  }
-  return n;
-}
-
 uint64_t scaled(uint64_t a, uint64_t num, uint64_t den) {
   if (den == 0) return 0;
   const unsigned __int128 p = static_cast<unsigned __int128>(a) * num;
@@ -53,7 +33,7 @@ class PassCoster {
       : g_(g), pass_(pass), f_(f), ops_(ops), device_(d), o_(o), n_(static_cast<size_t>(g.size())) {
     numel_.assign(n_, 0);
     for (NodeId id = 0; id < g.size(); ++id) {
-      if (pass.keep[id] && g[id].op != OpKind::Output) numel_[id] = numel_of(g, id);
+      if (pass.keep[id] && g[id].op != OpKind::Output) numel_[id] = value_numel(g, id);
     }
     demand_.assign(n_, 0);
     mark_.assign(n_, 0);
@@ -204,8 +184,9 @@ class PassCoster {
 }  // namespace
 
 PassEstimate estimate_pass(const Graph& g, const Subgraph& pass, const std::vector<NodeId>& outputs,
-                           const OpClasses& ops, const Device& device, const BandwidthOptions& o) {
-  const FusionGroups f = group_kernels(g, pass, outputs, ops, o);
+                           const OpClasses& ops, const Device& device, const BandwidthOptions& o,
+                           const std::vector<NodeId>& recomputed) {
+  const FusionGroups f = group_kernels(g, pass, outputs, ops, o, recomputed);
   PassEstimate out = PassCoster(g, pass, f, ops, device, o).run();
   out.stored = f.stored;
   return out;
@@ -221,7 +202,7 @@ BandwidthEstimate estimate_bandwidth(const Graph& prepared, const PartitionResul
   out.device = device;
   if (!o.apply_device_efficiency) out.device.memory_efficiency = out.device.matmul_efficiency = 1;  // as costed
   out.forward = estimate_pass(prepared, e.forward, fw_outputs, ops, device, o);
-  out.backward = estimate_pass(prepared, e.backward, r.classification.bwd_outputs, ops, device, o);
+  out.backward = estimate_pass(prepared, e.backward, r.classification.bwd_outputs, ops, device, o, e.recomputed);
   return out;
 }
 

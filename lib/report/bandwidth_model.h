@@ -72,8 +72,10 @@ struct BandwidthEstimate {
 
 // One pass: `pass` is its keep/input mask over the prepared joint graph,
 // `outputs` what it returns.
+// `recomputed`: the forward nodes the pass computes again (the backward's).
 PassEstimate estimate_pass(const Graph& g, const Subgraph& pass, const std::vector<NodeId>& outputs,
-                           const OpClasses& ops, const Device& device, const BandwidthOptions& o = {});
+                           const OpClasses& ops, const Device& device, const BandwidthOptions& o = {},
+                           const std::vector<NodeId>& recomputed = {});
 
 // Both passes of a partition: the forward returns its outputs and the saved
 // values and symbols, the backward its gradients.

@@ -24,6 +24,8 @@ void BandwidthOptions::set(std::string_view key, std::string_view value) {
     recompute_fused_inputs = parse_bool(key, value);
   } else if (key == "realize_reused_values") {
     realize_reused_values = parse_bool(key, value);
+  } else if (key == "merge_sibling_kernels") {
+    merge_sibling_kernels = parse_bool(key, value);
   } else if (key == "apply_device_efficiency") {
     apply_device_efficiency = parse_bool(key, value);
   } else if (key == "sources_live_to_readers") {
@@ -56,7 +58,8 @@ void set_bandwidth_assignment(BandwidthOptions& o, std::string_view assignment) 
 }
 
 std::vector<std::string> bandwidth_option_keys() {
-  return {"reductions_end_kernels", "recompute_fused_inputs", "realize_reused_values", "indexing_reads_selection",
+  return {"reductions_end_kernels", "recompute_fused_inputs", "realize_reused_values", "merge_sibling_kernels",
+          "indexing_reads_selection",
           "apply_device_efficiency", "sources_live_to_readers", "write_in_place", "join_search_limit"};
 }
 

@@ -30,6 +30,11 @@ struct BandwidthOptions {
   // measured (docs/predictions.md). Off: values are computed again wherever
   // read (recompute_fused_inputs alone).
   bool realize_reused_values = true;
+  // Kernels that read the same buffer run as one when that creates no cycle
+  // (Inductor's horizontal fusion; sibling_fusion.h says when): a
+  // recomputation in the backward and the backward op that reads the same
+  // saved value load it once. Off: each kernel loads what it reads.
+  bool merge_sibling_kernels = true;
   // Gather/index/embedding read only the elements they select, and a fused
   // chain that ends in one is evaluated at the selected positions only. Off:
   // they read their whole source.

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "report/sibling_fusion.h"
+
 namespace pt {
 
 namespace {
@@ -15,16 +17,11 @@ bool has_tag(const Graph& g, NodeId id, std::string_view tag) {
 
 bool is_tensor_valued(const Node& n) { return n.value_kind == ValueKind::Tensor || n.value_kind == ValueKind::Tuple; }
 
-// The node a view or getitem reads: its first positional node argument.
-NodeId base_of(const Node& n) {
-  if (!n.positional_inputs.empty()) return n.positional_inputs[0];
-  return n.inputs.empty() ? kNoNode : n.inputs[0];
-}
-
 class Grouper {
  public:
-  Grouper(const Graph& g, const Subgraph& pass, const OpClasses& ops, const BandwidthOptions& o)
-      : g_(g), pass_(pass), ops_(ops), o_(o), n_(static_cast<size_t>(g.size())) {
+  Grouper(const Graph& g, const Subgraph& pass, const OpClasses& ops, const BandwidthOptions& o,
+          const std::vector<NodeId>& recomputed)
+      : g_(g), pass_(pass), ops_(ops), o_(o), recomputed_(recomputed), n_(static_cast<size_t>(g.size())) {
     f_.role.assign(n_, NodeRole::Absent);
     f_.kernel.assign(n_, -1);
     f_.reduction.assign(n_, false);
@@ -37,6 +34,7 @@ class Grouper {
     for (NodeId id = 0; id < g_.size(); ++id) {
       if (in_pass(id)) assign(id);
     }
+    if (o_.merge_sibling_kernels) renumber(merge_sibling_kernels(g_, pass_, f_, first_, recomputed_, o_));
     std::vector<bool> is_output(n_, false);
     for (NodeId id : outputs) {
       if (id != kNoNode && in_pass(id)) is_output[id] = true;
@@ -52,6 +50,18 @@ class Grouper {
   }
 
  private:
+  // Kernel k now runs as kernel to[k].
+  void renumber(const std::vector<int32_t>& to) {
+    std::vector<NodeId> first;
+    for (size_t k = 0; k < first_.size(); ++k) {
+      if (static_cast<size_t>(to[k]) == first.size()) first.push_back(first_[k]);
+    }
+    for (int32_t& k : f_.kernel) {
+      if (k >= 0) k = to[k];
+    }
+    first_ = std::move(first);
+  }
+
   bool in_pass(NodeId id) const { return id >= 0 && pass_.keep[id] && g_[id].op != OpKind::Output; }
 
   bool in_memory(NodeId id) const {
@@ -75,7 +85,7 @@ class Grouper {
     } else if (!is_tensor_valued(n)) {
       role = NodeRole::Host;
     } else if (n.target == "operator.getitem" || ops_.is_view(n)) {
-      const NodeId base = base_of(n);
+      const NodeId base = view_base(n);
       if (base == kNoNode || in_memory(base)) {
         // A getitem of a stored tuple is its own stored tensor; a view of
         // something in memory is that memory.
@@ -230,7 +240,7 @@ class Grouper {
   // Follows fused views down to the fused value they show.
   NodeId fused_base(NodeId id) const {
     while (ops_.is_view(g_[id]) && !f_.reduction[id]) {
-      const NodeId base = base_of(g_[id]);
+      const NodeId base = view_base(g_[id]);
       if (base == kNoNode || f_.role[base] != NodeRole::Fused) break;
       id = base;
     }
@@ -254,6 +264,7 @@ class Grouper {
   const Subgraph& pass_;
   const OpClasses& ops_;
   const BandwidthOptions& o_;
+  const std::vector<NodeId>& recomputed_;
   size_t n_;
   FusionGroups f_;
   std::vector<NodeId> first_;  // per kernel: its first member
@@ -266,9 +277,14 @@ class Grouper {
 
 }  // namespace
 
+NodeId view_base(const Node& n) {
+  if (!n.positional_inputs.empty()) return n.positional_inputs[0];
+  return n.inputs.empty() ? kNoNode : n.inputs[0];
+}
+
 FusionGroups group_kernels(const Graph& g, const Subgraph& pass, const std::vector<NodeId>& outputs,
-                           const OpClasses& ops, const BandwidthOptions& o) {
-  return Grouper(g, pass, ops, o).run(outputs);
+                           const OpClasses& ops, const BandwidthOptions& o, const std::vector<NodeId>& recomputed) {
+  return Grouper(g, pass, ops, o, recomputed).run(outputs);
 }
 
 }  // namespace pt

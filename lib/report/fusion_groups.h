@@ -18,7 +18,8 @@
 // that reads the input again (bandwidth_model.h says how). With
 // realize_reused_values, a fused value that Inductor's lowering would realize
 // (several readers and more than 4 buffers read, or more than 8) is stored
-// when another kernel reads it.
+// when another kernel reads it. With merge_sibling_kernels, kernels that
+// read the same buffer run as one (sibling_fusion.h).
 #pragma once
 
 #include <cstdint>
@@ -44,9 +45,13 @@ struct FusionGroups {
   int32_t kernel_count() const { return static_cast<int32_t>(members.size()); }
 };
 
+// The node a view or getitem reads: its first positional node argument.
+NodeId view_base(const Node& n);
+
 // `pass`: the keep and input masks of the extracted graph; `outputs`: what it
 // returns (forward outputs and saved values, or gradients).
+// `recomputed`: the forward nodes the pass computes again (the backward's).
 FusionGroups group_kernels(const Graph& g, const Subgraph& pass, const std::vector<NodeId>& outputs,
-                           const OpClasses& ops, const BandwidthOptions& o);
+                           const OpClasses& ops, const BandwidthOptions& o, const std::vector<NodeId>& recomputed = {});
 
 }  // namespace pt

@@ -1,8 +1,9 @@
 // The bandwidth model on hand-written graphs (each rule of DESIGN.md section
-// 6 on its own) and on linear_ce with exact byte counts for both cuts.
+// 6 on its own, and sibling_fusion.h's horizontal fusion) and on linear_ce with exact byte counts for both cuts.
 #include <doctest/doctest.h>
 
 #include <string>
+#include <vector>
 
 #include "pipeline/pipeline.h"
 #include "report/bandwidth_model.h"
@@ -19,12 +20,38 @@ const pt::Device kDevice{"test", 1e12, 1e15, 1e15};
 
 // The whole graph as one pass: placeholders are its inputs, the output node's
 // list its outputs.
-PassEstimate estimate_all(const Graph& g, const BandwidthOptions& o = {}) {
+PassEstimate estimate_all(const Graph& g, const BandwidthOptions& o = {}, const std::vector<pt::NodeId>& recomputed = {}) {
   pt::Subgraph pass;
   pass.keep.assign(static_cast<size_t>(g.size()), true);
   pass.is_input.assign(static_cast<size_t>(g.size()), false);
   for (pt::NodeId id = 0; id < g.size(); ++id) pass.is_input[id] = g[id].op == pt::OpKind::Placeholder;
-  return pt::estimate_pass(g, pass, g.outputs, pt::OpClasses::pytorch_defaults(), kDevice, o);
+  return pt::estimate_pass(g, pass, g.outputs, pt::OpClasses::pytorch_defaults(), kDevice, o, recomputed);
+}
+
+BandwidthOptions without_merging() {
+  BandwidthOptions o;
+  o.merge_sibling_kernels = false;
+  return o;
+}
+
+// h: a saved activation (4000 bytes) that a recomputation (relu, stored for a
+// matmul) and a backward op (mul with the gradient g) both read.
+GraphBuilder recompute_and_backward(int unrelated_nodes_between) {
+  GraphBuilder b;
+  b.input("h", {10, 100});
+  b.input("g", {10, 100});
+  b.input("w", {100, 10});
+  b.input("z", {4});
+  b.op("r", "aten.relu.default", {"h"}, {10, 100});
+  std::string last = "z";
+  for (int i = 0; i < unrelated_nodes_between; ++i) {
+    const std::string name = "c" + std::to_string(i);
+    b.op(name, "aten.neg.default", {last}, {4});
+    last = name;
+  }
+  b.op("mm", "aten.mm.default", {"r", "w"}, {10, 10});
+  b.op("d", "aten.mul.Tensor", {"g", "h"}, {10, 100});
+  return b;
 }
 
 }  // namespace
@@ -237,4 +264,43 @@ TEST_CASE("linear_ce: exact bytes of both cuts, and the softmax store + reload a
   CHECK(fw_seconds_delta == doctest::Approx(4.236e-3).epsilon(0.001));
   const double bw_ratio = static_cast<double>(saved_softmax.backward.bytes()) / saved_mm.backward.bytes();
   CHECK(bw_ratio == doctest::Approx(1.0).epsilon(0.05));
+}
+
+// Horizontal fusion (report/sibling_fusion.h).
+TEST_CASE("a recomputation and a backward op that read the same saved value load it once") {
+  const Graph g = recompute_and_backward(0).build({"mm", "d"});
+  const PassEstimate merged = estimate_all(g);
+  const PassEstimate apart = estimate_all(g, without_merging());
+  // relu + mul: h and g once (8000), r and d stored (8000); the matmul reads r and w.
+  CHECK(merged.kernels.size() == 2);
+  CHECK(apart.kernels.size() == 3);
+  CHECK(merged.bytes_loaded == 8000 + 8000);
+  CHECK(apart.bytes_loaded == merged.bytes_loaded + 4000);  // h a second time
+  CHECK(merged.bytes_stored == apart.bytes_stored);
+}
+
+TEST_CASE("kernels do not merge when one depends on the other through a third kernel") {
+  GraphBuilder b;
+  b.input("h", {10, 100});
+  b.input("w", {100, 100});
+  b.op("r", "aten.relu.default", {"h"}, {10, 100});
+  b.op("mm", "aten.mm.default", {"r", "w"}, {10, 100});
+  b.op("d", "aten.mul.Tensor", {"mm", "h"}, {10, 100});
+  const Graph g = b.build({"d"});
+  const PassEstimate merged = estimate_all(g);
+  CHECK(merged.kernels.size() == 3);
+  CHECK(merged.bytes_loaded == estimate_all(g, without_merging()).bytes_loaded);
+}
+
+TEST_CASE("kernels far apart merge only when the recomputation runs next to its reader") {
+  // 300 nodes between relu and its matmul reader: too far apart in graph
+  // order, next to the mul once relu is known to be recomputed (PyTorch
+  // emits it just before its first reader).
+  const Graph g = recompute_and_backward(300).build({"mm", "d", "c299"});
+  const PassEstimate in_graph_order = estimate_all(g);
+  CHECK(in_graph_order.bytes_loaded == estimate_all(g, without_merging()).bytes_loaded);
+  const pt::NodeId relu = g.find("r");
+  REQUIRE(relu != pt::kNoNode);
+  const PassEstimate emitted_order = estimate_all(g, {}, {relu});
+  CHECK(emitted_order.bytes_loaded == in_graph_order.bytes_loaded - 4000);
 }

@@ -1,0 +1,235 @@
+#include "report/sibling_fusion.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <numeric>
+#include <utility>
+
+#include "report/value_numel.h"
+
+namespace pt {
+
+namespace {
+
+// torch/_inductor/config.py max_fusion_size: nodes one fused kernel may hold.
+constexpr size_t kMaxFusionSize = 64;
+
+class SiblingMerger {
+ public:
+  SiblingMerger(const Graph& g, const Subgraph& pass, const FusionGroups& f, const std::vector<NodeId>& first,
+                const std::vector<NodeId>& recomputed, const BandwidthOptions& o)
+      : g_(g), pass_(pass), f_(f), o_(o), kernels_(first.size()) {
+    place_recomputed(recomputed);
+  }
+
+  std::vector<int32_t> run() {
+    parent_.resize(kernels_);
+    std::iota(parent_.begin(), parent_.end(), 0);
+    members_.assign(kernels_, {});
+    for (NodeId id = 0; id < g_.size(); ++id) {
+      if (f_.role[id] == NodeRole::Fused && f_.kernel[id] >= 0) members_[f_.kernel[id]].push_back(id);
+    }
+    max_read_.assign(kernels_, 0);
+    seen_.assign(static_cast<size_t>(g_.size()), 0);
+    std::vector<std::pair<NodeId, int32_t>> full_reads;  // (buffer, kernel): reads of the kernel's largest size
+    std::vector<NodeId> reads;
+    for (size_t k = 0; k < kernels_; ++k) {
+      collect_reads(static_cast<int32_t>(k), reads);
+      std::sort(reads.begin(), reads.end());
+      reads.erase(std::unique(reads.begin(), reads.end()), reads.end());
+      for (NodeId b : reads) max_read_[k] = std::max(max_read_[k], value_numel(g_, b));
+      for (NodeId b : reads) {
+        if (max_read_[k] > 0 && value_numel(g_, b) == max_read_[k]) full_reads.emplace_back(b, static_cast<int32_t>(k));
+      }
+    }
+    std::sort(full_reads.begin(), full_reads.end());  // by buffer, then kernel (= order of first nodes)
+    for (size_t i = 0; i < full_reads.size();) {
+      size_t j = i + 1;
+      while (j < full_reads.size() && full_reads[j].first == full_reads[i].first) {
+        try_merge(full_reads[i].second, full_reads[j].second);
+        ++j;
+      }
+      i = j;
+    }
+    std::vector<int32_t> out(kernels_), renamed(kernels_, -1);
+    int32_t next = 0;
+    for (size_t k = 0; k < kernels_; ++k) {
+      const int32_t r = find(static_cast<int32_t>(k));
+      if (renamed[r] < 0) renamed[r] = next++;
+      out[k] = renamed[r];
+    }
+    return out;
+  }
+
+ private:
+  bool in_pass(NodeId id) const { return id >= 0 && pass_.keep[id] && g_[id].op != OpKind::Output; }
+
+  // A node the pass computes after its inputs: the search for a path
+  // between two kernels follows these (an input of the pass, such as a
+  // saved value, depends on nothing in it).
+  bool computed_in_pass(NodeId id) const { return in_pass(id) && f_.role[id] != NodeRole::Memory; }
+
+  // The buffer reading `x` loads into kernel k: x itself when it is in
+  // memory (an input, a non-fusible op's output, another kernel's reduction
+  // result), the base of a view of memory; kNoNode when x is computed in
+  // registers (k's own values, other kernels' values computed again here).
+  NodeId loaded_buffer(NodeId x, int32_t k) const {
+    while (in_pass(x) && f_.role[x] == NodeRole::Alias) x = view_base(g_[x]);
+    if (!in_pass(x)) return kNoNode;
+    switch (f_.role[x]) {
+      case NodeRole::Memory:
+      case NodeRole::OwnKernel: return x;
+      case NodeRole::Fused: return f_.reduction[x] && f_.kernel[x] != k ? x : kNoNode;
+      default: return kNoNode;
+    }
+  }
+
+  // What kernel k loads: the buffers its members read from memory, and
+  // those that values of other kernels it computes again read (at most
+  // kRecomputeWalk of them visited).
+  void collect_reads(int32_t k, std::vector<NodeId>& reads) {
+    constexpr int kRecomputeWalk = 256;
+    reads.clear();
+    ++stamp_;
+    stack_.clear();
+    for (NodeId m : members_[k]) stack_.push_back(m);
+    int walked = 0;
+    while (!stack_.empty()) {
+      const NodeId c = stack_.back();
+      stack_.pop_back();
+      for (NodeId x : g_[c].inputs) {
+        if (!in_pass(x) || seen_[x] == stamp_) continue;
+        seen_[x] = stamp_;
+        const NodeId b = loaded_buffer(x, k);
+        if (b != kNoNode) {
+          reads.push_back(b);
+        } else if (f_.role[x] == NodeRole::Fused && f_.kernel[x] != k && ++walked <= kRecomputeWalk) {
+          stack_.push_back(x);  // computed again in k from its own inputs
+        }
+      }
+    }
+  }
+
+  // Where each node runs in the pass PyTorch emits: a recomputed node just
+  // before its first reader (the partitioner's
+  // reordering_to_mimic_autograd_engine), every other node in graph order.
+  void place_recomputed(const std::vector<NodeId>& recomputed) {
+    position_.resize(static_cast<size_t>(g_.size()));
+    std::iota(position_.begin(), position_.end(), NodeId{0});
+    for (auto it = recomputed.rbegin(); it != recomputed.rend(); ++it) {  // readers come later
+      NodeId first_reader = kNoNode;
+      for (NodeId u : g_.users[*it]) {
+        if (in_pass(u) && (first_reader == kNoNode || position_[u] < first_reader)) first_reader = position_[u];
+      }
+      if (first_reader != kNoNode) position_[*it] = first_reader;
+    }
+  }
+
+  // Inductor's can_fusion_increase_peak_memory: kernels further apart than
+  // 64 scheduler nodes in the emitted order do not fuse (fusing them would
+  // keep buffers alive longer). Counted here in graph nodes: the nine models
+  // of docs/predictions_calibrated.md run 4.1-6.1 graph nodes per kernel
+  // launched (median 4.4), so 64 scheduler nodes are taken as 256 nodes.
+  bool too_far_apart(int32_t a, int32_t b) const {
+    constexpr NodeId kMaxSchedulerNodes = 64;
+    constexpr NodeId kGraphNodesPerSchedulerNode = 4;
+    const auto [a_lo, a_hi] = span(a);
+    const auto [b_lo, b_hi] = span(b);
+    return std::max(std::abs(a_lo - b_hi), std::abs(b_lo - a_hi)) > kMaxSchedulerNodes * kGraphNodesPerSchedulerNode;
+  }
+
+  std::pair<NodeId, NodeId> span(int32_t k) const {
+    NodeId lo = position_[members_[k].front()], hi = lo;
+    for (NodeId m : members_[k]) lo = std::min(lo, position_[m]), hi = std::max(hi, position_[m]);
+    return {lo, hi};
+  }
+
+  int32_t find(int32_t k) {
+    while (parent_[k] != k) k = parent_[k] = parent_[parent_[k]];
+    return k;
+  }
+
+  bool in_groups(NodeId y, int32_t a, int32_t b) {
+    if (f_.role[y] != NodeRole::Fused || f_.kernel[y] < 0) return false;
+    const int32_t r = find(f_.kernel[y]);
+    return r == a || r == b;
+  }
+
+  // Whether a node of group a reads a reduction result of group b.
+  bool reads_reduction_of(int32_t a, int32_t b) {
+    for (NodeId m : members_[a]) {
+      for (NodeId x : g_[m].inputs) {
+        if (in_pass(x) && f_.reduction[x] && in_groups(x, b, b)) return true;
+      }
+    }
+    return false;
+  }
+
+  // No node of a or b reaches another through a node outside both. Forward
+  // search from their outside users; nothing after their last node can
+  // lead back into them (graph order is topological).
+  bool acyclic(int32_t a, int32_t b) {
+    const NodeId last = std::max(members_[a].back(), members_[b].back());
+    ++stamp_;
+    stack_.clear();
+    for (int32_t group : {a, b}) {
+      for (NodeId m : members_[group]) {
+        for (NodeId u : g_.users[m]) {
+          if (computed_in_pass(u) && u <= last && !in_groups(u, a, b)) stack_.push_back(u);
+        }
+      }
+    }
+    int visits = 0;
+    while (!stack_.empty()) {
+      const NodeId y = stack_.back();
+      stack_.pop_back();
+      if (seen_[y] == stamp_) continue;
+      seen_[y] = stamp_;
+      if (++visits > o_.join_search_limit) return false;
+      for (NodeId u : g_.users[y]) {
+        if (!computed_in_pass(u) || u > last) continue;
+        if (in_groups(u, a, b)) return false;
+        stack_.push_back(u);
+      }
+    }
+    return true;
+  }
+
+  void try_merge(int32_t x, int32_t y) {
+    int32_t a = find(x), b = find(y);
+    if (a == b || max_read_[a] != max_read_[b]) return;
+    if (members_[a].size() + members_[b].size() > kMaxFusionSize) return;
+    if (too_far_apart(a, b)) return;
+    if (o_.reductions_end_kernels && (reads_reduction_of(a, b) || reads_reduction_of(b, a))) return;
+    if (!acyclic(a, b)) return;
+    if (b < a) std::swap(a, b);
+    parent_[b] = a;
+    auto& into = members_[a];
+    const auto mid = into.insert(into.end(), members_[b].begin(), members_[b].end());
+    std::inplace_merge(into.begin(), mid, into.end());  // graph order: back() is the last node
+    std::vector<NodeId>().swap(members_[b]);
+  }
+
+  const Graph& g_;
+  const Subgraph& pass_;
+  const FusionGroups& f_;
+  const BandwidthOptions& o_;
+  size_t kernels_;
+  std::vector<int32_t> parent_;
+  std::vector<std::vector<NodeId>> members_;  // per group root, graph order
+  std::vector<uint64_t> max_read_;
+  std::vector<NodeId> position_;  // per node: its place in the emitted pass
+  std::vector<int> seen_;
+  int stamp_ = 0;
+  std::vector<NodeId> stack_;
+};
+
+}  // namespace
+
+std::vector<int32_t> merge_sibling_kernels(const Graph& g, const Subgraph& pass, const FusionGroups& f,
+                                           const std::vector<NodeId>& first, const std::vector<NodeId>& recomputed,
+                                           const BandwidthOptions& o) {
+  return SiblingMerger(g, pass, f, first, recomputed, o).run();
+}
+
+}  // namespace pt
