@@ -10,6 +10,7 @@
 #include <google/protobuf/stubs/logging.h>
 
 #include "graph/errors.h"
+#include "graph/parallel_parse.h"
 #include "graph/validate.h"
 #include "partition/partition_message.h"
 #include "pipeline/pipeline.h"
@@ -57,9 +58,28 @@ void check_valid_output(const proto::Graph& g, const char* which) {
   }
 }
 
+// The tool parses binary graphs record by record on several threads
+// (graph/parallel_parse.h): it must accept exactly what protobuf's parser
+// accepts and build the same message, split into as many chunks as can be.
+void check_parallel_parse(std::string_view bytes, const proto::Graph* reference) {
+  proto::Graph split;
+  const bool ok = parse_graph_binary(bytes, &split, 3, 1);
+  if (ok != (reference != nullptr)) throw std::logic_error("parallel parse accepts differently from protobuf");
+  if (ok && serialize_message(split, Format::Binary) != serialize_message(*reference, Format::Binary)) {
+    throw std::logic_error("parallel parse builds a different graph");
+  }
+}
+
 void run(const uint8_t* data, size_t size, Format format) {
   auto message = std::make_shared<proto::Graph>();
-  parse_message(std::string_view(reinterpret_cast<const char*>(data), size), format, "fuzz-input", message.get());
+  const std::string_view bytes(reinterpret_cast<const char*>(data), size);
+  try {
+    parse_message(bytes, format, "fuzz-input", message.get());
+  } catch (const InputError&) {
+    if (format == Format::Binary) check_parallel_parse(bytes, nullptr);
+    throw;
+  }
+  if (format == Format::Binary) check_parallel_parse(bytes, message.get());
   ValidateOptions limits;
   limits.max_nodes = 100'000;
   const Graph joint = validate(std::move(message), "fuzz-input", limits);

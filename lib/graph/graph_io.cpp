@@ -1,11 +1,13 @@
 #include "graph/graph_io.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/tokenizer.h>
@@ -19,6 +21,7 @@
 
 #include "graph/arena_graph.h"
 #include "graph/errors.h"
+#include "graph/parallel_parse.h"
 
 namespace pt {
 
@@ -106,20 +109,30 @@ void read_message(const std::string& path, Format format, google::protobuf::Mess
   parse_message(read_file(path), format, path, msg);
 }
 
-void parse_message(std::string_view data, Format format, const std::string& path, google::protobuf::Message* msg) {
+namespace {
+
+void check_parse_size(std::string_view data, const std::string& path) {
   if (data.size() > kMaxInputBytes) {
     throw InputError(path + ": input is above the " + std::to_string(kMaxInputBytes) +
                      "-byte limit of protobuf parsing (2 GiB)");
   }
+}
+
+[[noreturn]] void throw_invalid_binary(const std::string& path, const google::protobuf::Message& msg) {
+  throw InputError(path + ": not a valid binary protobuf " + msg.GetTypeName() +
+                   " (truncated, corrupt, or nested too deeply)");
+}
+
+}  // namespace
+
+void parse_message(std::string_view data, Format format, const std::string& path, google::protobuf::Message* msg) {
+  check_parse_size(data, path);
   switch (format) {
     case Format::Binary: {
       google::protobuf::io::CodedInputStream in(reinterpret_cast<const uint8_t*>(data.data()),
                                                 static_cast<int>(data.size()));
       in.SetRecursionLimit(64);
-      if (!msg->ParseFromCodedStream(&in) || !in.ConsumedEntireMessage()) {
-        throw InputError(path + ": not a valid binary protobuf " + msg->GetTypeName() +
-                         " (truncated, corrupt, or nested too deeply)");
-      }
+      if (!msg->ParseFromCodedStream(&in) || !in.ConsumedEntireMessage()) throw_invalid_binary(path, *msg);
       return;
     }
     case Format::Text: {
@@ -150,7 +163,17 @@ void parse_message(std::string_view data, Format format, const std::string& path
 
 std::shared_ptr<proto::Graph> read_graph(const std::string& path, Format format) {
   auto graph = new_arena_graph();
-  read_message(path, format, graph.get());
+  if (format != Format::Binary) {
+    read_message(path, format, graph.get());
+    return graph;
+  }
+  const std::string data = read_file(path);
+  check_parse_size(data, path);
+  // Node records parse on every core (parallel_parse.h); the message is the
+  // one parse_message builds.
+  if (!parse_graph_binary(data, graph.get(), std::max(1u, std::thread::hardware_concurrency()))) {
+    throw_invalid_binary(path, *graph);
+  }
   return graph;
 }
 
