@@ -3,8 +3,7 @@
 namespace pt {
 
 NodeId Graph::find(std::string_view name) const {
-  auto it = by_name.find(name);
-  return it == by_name.end() ? kNoNode : it->second;
+  return by_name.find(name);
 }
 
 std::vector<std::vector<NodeId>> distinct_users(const std::vector<Node>& nodes) {

@@ -8,14 +8,13 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
+#include "graph/name_index.h"
 #include "graph/schema.h"
 
 namespace pt {
 
-using NodeId = int32_t;
 inline constexpr NodeId kNoNode = -1;
 
 enum class OpKind : uint8_t { Placeholder, CallFunction, GetAttr, Output };
@@ -68,7 +67,7 @@ struct Graph {
   std::vector<Node> nodes;                     // topological order; output node last
   std::vector<std::vector<NodeId>> users;      // distinct users of each node, graph order
   // Keys view the names in `message` / `overlay` (kept alive by this graph).
-  std::unordered_map<std::string_view, NodeId> by_name;
+  NameIndex by_name;
   int64_t num_fwd_outputs = 0;
   std::vector<NodeId> outputs;                 // flattened output list; kNoNode for none/constants
   std::vector<NodeId> primals;                 // primal placeholders in order
