@@ -1,35 +1,8 @@
 #include "graph/name_index.h"
 
-#include <bit>
-#include <cstring>
+#include "graph/name_hash.h"
 
 namespace pt {
-
-namespace {
-
-constexpr uint64_t kMul = 0x9e3779b97f4a7c15ULL;  // 2^64 / golden ratio: spreads bits in a multiply
-
-uint64_t load_word(const char* p, size_t n) {
-  uint64_t w = 0;
-  std::memcpy(&w, p, n);
-  return w;
-}
-
-}  // namespace
-
-// Node names are short identifiers ("add_123", "mm_default_7"): a few
-// 8-byte words each, mixed by multiply and rotate, then a final avalanche so
-// the low bits (the slot index) depend on every byte.
-uint64_t NameIndex::hash(std::string_view s) {
-  uint64_t h = s.size() * kMul;
-  size_t i = 0;
-  for (; i + 8 <= s.size(); i += 8) h = std::rotl((h ^ load_word(s.data() + i, 8)) * kMul, 29);
-  if (i < s.size()) h = std::rotl((h ^ load_word(s.data() + i, s.size() - i)) * kMul, 29);
-  h ^= h >> 32;
-  h *= 0xd6e8feb86659fd93ULL;
-  h ^= h >> 29;
-  return h;
-}
 
 void NameIndex::reserve(size_t count) {
   // At most half full: linear probes stay short.
@@ -44,7 +17,7 @@ void NameIndex::grow(size_t capacity) {
   const size_t mask = capacity - 1;
   for (const Slot& s : old) {
     if (!s.data) continue;
-    size_t k = hash({s.data, s.length}) & mask;
+    size_t k = name_hash({s.data, s.length}) & mask;
     while (slots_[k].data) k = (k + 1) & mask;
     slots_[k] = s;
   }
@@ -53,7 +26,7 @@ void NameIndex::grow(size_t capacity) {
 std::pair<NodeId, bool> NameIndex::emplace(std::string_view name, NodeId id) {
   if (2 * (size_ + 1) > slots_.size()) grow(slots_.empty() ? 16 : 2 * slots_.size());
   const size_t mask = slots_.size() - 1;
-  for (size_t k = hash(name) & mask;; k = (k + 1) & mask) {
+  for (size_t k = name_hash(name) & mask;; k = (k + 1) & mask) {
     Slot& s = slots_[k];
     if (!s.data) {
       // An empty name still needs a non-null marker.
@@ -68,7 +41,7 @@ std::pair<NodeId, bool> NameIndex::emplace(std::string_view name, NodeId id) {
 NodeId NameIndex::find(std::string_view name) const {
   if (slots_.empty()) return -1;
   const size_t mask = slots_.size() - 1;
-  for (size_t k = hash(name) & mask;; k = (k + 1) & mask) {
+  for (size_t k = name_hash(name) & mask;; k = (k + 1) & mask) {
     const Slot& s = slots_[k];
     if (!s.data) return -1;
     if (std::string_view(s.data, s.length) == name) return s.id;

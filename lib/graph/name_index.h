@@ -1,6 +1,6 @@
 // Node name -> NodeId, for resolving the names the protobuf args carry.
 // A flat open-addressing table: one 16-byte slot per entry (a view of the
-// name and its id), no allocation per name, and a word-at-a-time hash. On a
+// name and its id), no allocation per name, and name_hash (name_hash.h). On a
 // 10^6-node graph std::unordered_map<string_view, NodeId> spent a tenth of
 // the run allocating nodes, hashing byte by byte and chasing bucket lists
 // (issue 7). Keys view strings the owner keeps alive (the graph's messages).
@@ -32,7 +32,6 @@ class NameIndex {
     uint32_t length = 0;
     NodeId id = -1;
   };
-  static uint64_t hash(std::string_view s);
   void grow(size_t capacity);
 
   std::vector<Slot> slots_;  // power-of-two size, at most half full
