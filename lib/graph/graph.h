@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "graph/name_index.h"
+#include "graph/packet_pool.h"
 #include "graph/schema.h"
 
 namespace pt {
@@ -32,7 +33,11 @@ struct Node {
   std::string_view name;
   OpKind op = OpKind::CallFunction;
   std::string_view target;  // "aten.mm.default", "operator.getitem", placeholder name
-  std::string_view packet;  // overload packet "aten.mm"; the target itself when it has no overload
+  // Overload packet "aten.mm"; the target itself when it has no overload
+  // (so packet == "operator.getitem" exactly when target is). Views
+  // Graph::packets, which stays in cache: test the packet, not the target,
+  // in per-node loops.
+  std::string_view packet;
   InputKind input_kind = InputKind::NotInput;
 
   // Node references, in pytree-leaf order (args, then kwargs by key), with
@@ -63,6 +68,7 @@ struct Graph {
   // A derived graph (the prepared graph) shares its source's message and
   // keeps here only the nodes it changed (rewritten references, tags).
   std::shared_ptr<const proto::Graph> overlay;
+  std::shared_ptr<const PacketPool> packets;    // the strings Node::packet views
   std::string source;                          // file label used in error messages
   std::vector<Node> nodes;                     // topological order; output node last
   std::vector<std::vector<NodeId>> users;      // distinct users of each node, graph order

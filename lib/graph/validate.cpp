@@ -28,6 +28,7 @@ class Validator {
   Validator(std::shared_ptr<const proto::Graph> proto, const std::string& source, const ValidateOptions& options)
       : proto_(std::move(proto)), options_(options) {
     g_.message = proto_;
+    g_.packets = packets_;
     g_.source = source;
   }
 
@@ -86,7 +87,7 @@ class Validator {
     if (n.op == OpKind::Output && !last) fail(pn, "op", "= 'output' but the output node must be the last node");
     if (n.op != OpKind::Output && last) fail(pn, "op", "= '" + printable(pn.op()) + "' but the last node must be the output node");
     if (n.op == OpKind::CallFunction && n.target.empty()) fail(pn, "target", "is empty");
-    n.packet = packet_of(n.target);
+    n.packet = packets_->intern(packet_of(n.target));
 
     if (n.op == OpKind::Placeholder) {
       const std::string_view t = n.target.empty() ? n.name : n.target;
@@ -371,6 +372,7 @@ class Validator {
   }
 
   std::shared_ptr<const proto::Graph> proto_;
+  std::shared_ptr<PacketPool> packets_ = std::make_shared<PacketPool>();
   ValidateOptions options_;
   Graph g_;
   std::vector<std::pair<const proto::Arg*, int>> walk_stack_;  // collect_refs's, reused

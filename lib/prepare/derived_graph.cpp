@@ -49,6 +49,7 @@ DerivedGraph derive_graph(const Graph& g, const std::vector<bool>& keep, const s
   Graph& out = d.graph;
   out.message = g.message;
   out.overlay = d.overlay;
+  out.packets = g.packets;
   out.source = g.source;
   out.num_fwd_outputs = g.num_fwd_outputs;
 
