@@ -3,7 +3,9 @@
 namespace pt {
 
 NodeId Graph::find(std::string_view name) const {
-  return by_name.find(name);
+  if (!by_name) return kNoNode;
+  const NodeId id = by_name->find(name);
+  return id == kNoNode || by_name_remap.empty() ? id : by_name_remap[static_cast<size_t>(id)];
 }
 
 std::vector<std::vector<NodeId>> distinct_users(const std::vector<Node>& nodes) {
