@@ -8,7 +8,7 @@ namespace {
 template <size_t N>
 PacketSet to_set(const std::string_view (&items)[N]) {
   PacketSet out;
-  for (auto item : items) out.emplace(item);
+  for (auto item : items) out.insert(item);
   return out;
 }
 }  // namespace

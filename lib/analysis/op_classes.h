@@ -4,21 +4,10 @@
 // every class can be edited from the settings (see settings.h).
 #pragma once
 
-#include <functional>
-#include <string>
-#include <string_view>
-#include <unordered_set>
-
+#include "analysis/packet_set.h"
 #include "graph/graph.h"
 
 namespace pt {
-
-// A set of op packets, looked up by string_view without a copy.
-struct PacketHash {
-  using is_transparent = void;
-  size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
-};
-using PacketSet = std::unordered_set<std::string, PacketHash, std::equal_to<>>;
 
 struct OpClasses {
   PacketSet recomputable;       // the recompute allowlist (pointwise packets included)

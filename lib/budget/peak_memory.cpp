@@ -19,7 +19,7 @@ struct PassSimulation {
   bool is_alias(NodeId id, const std::vector<bool>& is_input) const {
     if (is_input[id]) return false;
     const Node& n = g[id];
-    return !n.positional_inputs.empty() && (ops.is_view(n) || n.target == "operator.getitem");
+    return !n.positional_inputs.empty() && (ops.is_view(n) || n.packet == "operator.getitem");
   }
 
   bool same_buffer(NodeId a, NodeId b) const {

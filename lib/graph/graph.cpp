@@ -3,8 +3,9 @@
 namespace pt {
 
 NodeId Graph::find(std::string_view name) const {
-  auto it = by_name.find(name);
-  return it == by_name.end() ? kNoNode : it->second;
+  if (!by_name) return kNoNode;
+  const NodeId id = by_name->find(name);
+  return id == kNoNode || by_name_remap.empty() ? id : by_name_remap[static_cast<size_t>(id)];
 }
 
 std::vector<std::vector<NodeId>> distinct_users(const std::vector<Node>& nodes) {

@@ -8,14 +8,14 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
+#include "graph/name_index.h"
+#include "graph/packet_pool.h"
 #include "graph/schema.h"
 
 namespace pt {
 
-using NodeId = int32_t;
 inline constexpr NodeId kNoNode = -1;
 
 enum class OpKind : uint8_t { Placeholder, CallFunction, GetAttr, Output };
@@ -33,7 +33,11 @@ struct Node {
   std::string_view name;
   OpKind op = OpKind::CallFunction;
   std::string_view target;  // "aten.mm.default", "operator.getitem", placeholder name
-  std::string_view packet;  // overload packet "aten.mm"; the target itself when it has no overload
+  // Overload packet "aten.mm"; the target itself when it has no overload
+  // (so packet == "operator.getitem" exactly when target is). Views
+  // Graph::packets, which stays in cache: test the packet, not the target,
+  // in per-node loops.
+  std::string_view packet;
   InputKind input_kind = InputKind::NotInput;
 
   // Node references, in pytree-leaf order (args, then kwargs by key), with
@@ -64,11 +68,16 @@ struct Graph {
   // A derived graph (the prepared graph) shares its source's message and
   // keeps here only the nodes it changed (rewritten references, tags).
   std::shared_ptr<const proto::Graph> overlay;
+  std::shared_ptr<const PacketPool> packets;    // the strings Node::packet views
   std::string source;                          // file label used in error messages
   std::vector<Node> nodes;                     // topological order; output node last
   std::vector<std::vector<NodeId>> users;      // distinct users of each node, graph order
-  // Keys view the names in `message` / `overlay` (kept alive by this graph).
-  std::unordered_map<std::string_view, NodeId> by_name;
+  // Node names to ids. Keys view the names in `message` (kept alive by this
+  // graph). A derived graph keeps the same names, so it shares its source's
+  // index instead of building one (10^6 inserts, issue 7) and maps the
+  // index's ids through by_name_remap (kNoNode: removed); empty: no remap.
+  std::shared_ptr<const NameIndex> by_name;
+  std::vector<NodeId> by_name_remap;
   int64_t num_fwd_outputs = 0;
   std::vector<NodeId> outputs;                 // flattened output list; kNoNode for none/constants
   std::vector<NodeId> primals;                 // primal placeholders in order

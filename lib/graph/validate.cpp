@@ -28,6 +28,8 @@ class Validator {
   Validator(std::shared_ptr<const proto::Graph> proto, const std::string& source, const ValidateOptions& options)
       : proto_(std::move(proto)), options_(options) {
     g_.message = proto_;
+    g_.packets = packets_;
+    g_.by_name = names_;
     g_.source = source;
   }
 
@@ -41,7 +43,7 @@ class Validator {
     g_.nodes.reserve(pg.nodes_size());
     // All names first, so a reference to a later node is told apart from an
     // unknown one; a node's id is its index, so the map is the graph's by_name.
-    g_.by_name.reserve(static_cast<size_t>(pg.nodes_size()) * 2);
+    names_->reserve(static_cast<size_t>(pg.nodes_size()));
     for (int i = 0; i < pg.nodes_size(); ++i) {
       const auto& name = pg.nodes(i).name();
       if (name.empty()) fail_graph("nodes[" + std::to_string(i) + "].name is empty");
@@ -49,10 +51,10 @@ class Validator {
         fail_graph("nodes[" + std::to_string(i) + "].name = '" + printable(name) +
                    "' holds a control character (names are one-line identifiers)");
       }
-      auto [it, fresh] = g_.by_name.emplace(std::string_view(name), i);
+      const auto [first, fresh] = names_->emplace(std::string_view(name), i);
       if (!fresh) {
         throw InputError(g_.source + ": node '" + printable(name) + "': name is not unique (also nodes[" +
-                         std::to_string(it->second) + "])");
+                         std::to_string(first) + "])");
       }
     }
     if (pg.nodes_size() == 1 && pg.nodes(0).op() == "output") {
@@ -86,7 +88,7 @@ class Validator {
     if (n.op == OpKind::Output && !last) fail(pn, "op", "= 'output' but the output node must be the last node");
     if (n.op != OpKind::Output && last) fail(pn, "op", "= '" + printable(pn.op()) + "' but the last node must be the output node");
     if (n.op == OpKind::CallFunction && n.target.empty()) fail(pn, "target", "is empty");
-    n.packet = packet_of(n.target);
+    n.packet = packets_->intern(packet_of(n.target));
 
     if (n.op == OpKind::Placeholder) {
       const std::string_view t = n.target.empty() ? n.name : n.target;
@@ -160,15 +162,15 @@ class Validator {
 
   // The node `ref` names when it comes before node `self`, else kNoNode.
   NodeId earlier_node(std::string_view ref, NodeId self) const {
-    const auto it = g_.by_name.find(ref);
-    return it != g_.by_name.end() && it->second < self ? it->second : kNoNode;
+    const NodeId id = names_->find(ref);
+    return id != kNoNode && id < self ? id : kNoNode;
   }
 
   NodeId resolve(const proto::Node& pn, const std::string& field, const std::string& ref, NodeId self) {
     const NodeId id = earlier_node(ref, self);
     if (id != kNoNode) return id;
     if (ref == pn.name()) fail(pn, field, "= '" + printable(ref) + "' refers to the node itself (a cycle)");
-    if (g_.by_name.count(ref)) {
+    if (names_->contains(ref)) {
       fail(pn, field, "= '" + printable(ref) + "' refers to a later node (nodes must be in topological order; is there a cycle?)");
     }
     fail(pn, field, "= '" + printable(ref) + "' refers to no node in the graph");
@@ -348,7 +350,7 @@ class Validator {
         if (arg->kind_case() == proto::Arg::kList) {
           for (int k = arg->list().items_size() - 1; k >= 0; --k) stack.push_back(&arg->list().items(k));
         } else if (arg->kind_case() == proto::Arg::kNode) {
-          g_.outputs.push_back(g_.by_name.at(arg->node()));
+          g_.outputs.push_back(names_->find(arg->node()));
         } else {
           g_.outputs.push_back(kNoNode);
         }
@@ -371,6 +373,8 @@ class Validator {
   }
 
   std::shared_ptr<const proto::Graph> proto_;
+  std::shared_ptr<PacketPool> packets_ = std::make_shared<PacketPool>();
+  std::shared_ptr<NameIndex> names_ = std::make_shared<NameIndex>();  // the graph's by_name
   ValidateOptions options_;
   Graph g_;
   std::vector<std::pair<const proto::Arg*, int>> walk_stack_;  // collect_refs's, reused

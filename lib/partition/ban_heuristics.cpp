@@ -59,7 +59,7 @@ BanReason should_ban_recomputation(const Graph& g, const Classification& c, Node
                                    const BanOptions& o) {
   const Node& n = g[id];
   const OpClasses& ops = s.op_classes;
-  if (n.op != OpKind::CallFunction || n.target == "operator.getitem") return BanReason::None;
+  if (n.op != OpKind::CallFunction || n.packet == "operator.getitem") return BanReason::None;
   if (n.recompute == Recompute::MustSave) return BanReason::MarkedMustSave;
   if (s.recompute_views && ops.is_view(n)) return BanReason::None;
   if (n.packet == "aten.lift_fresh_copy" || n.packet == "aten.lift_fresh") return BanReason::None;

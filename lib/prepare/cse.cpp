@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "graph/name_hash.h"
 #include "prepare/cse_key.h"
 #include "prepare/mutation.h"
 #include "prepare/output_alias.h"
@@ -48,7 +49,7 @@ class KeyTable {
   Entry& find_or_insert(std::string_view key, NodeId node, int64_t region, bool& fresh) {
     if (2 * (entries_.size() + 1) > slots_.size()) grow();
     const size_t mask = slots_.size() - 1;
-    for (size_t i = std::hash<std::string_view>{}(key) & mask;; i = (i + 1) & mask) {
+    for (size_t i = name_hash(key) & mask;; i = (i + 1) & mask) {
       if (slots_[i] == 0) {
         entries_.push_back({bytes_.size(), key.size(), node, region});
         bytes_.append(key);
@@ -72,7 +73,7 @@ class KeyTable {
     for (size_t s : old) {
       if (s == 0) continue;
       const Entry& e = entries_[s - 1];
-      size_t i = std::hash<std::string_view>{}(std::string_view(bytes_).substr(e.offset, e.size)) & mask;
+      size_t i = name_hash(std::string_view(bytes_).substr(e.offset, e.size)) & mask;
       while (slots_[i] != 0) i = (i + 1) & mask;
       slots_[i] = s;
     }

@@ -49,6 +49,7 @@ DerivedGraph derive_graph(const Graph& g, const std::vector<bool>& keep, const s
   Graph& out = d.graph;
   out.message = g.message;
   out.overlay = d.overlay;
+  out.packets = g.packets;
   out.source = g.source;
   out.num_fwd_outputs = g.num_fwd_outputs;
 
@@ -63,7 +64,14 @@ DerivedGraph derive_graph(const Graph& g, const std::vector<bool>& keep, const s
     return to;
   };
   out.nodes.reserve(static_cast<size_t>(count));
-  out.by_name.reserve(static_cast<size_t>(count));
+  // Names do not change (rewritten copies keep theirs): share g's index,
+  // its ids mapped to ours.
+  out.by_name = g.by_name;
+  out.by_name_remap.resize(g.by_name_remap.empty() ? new_id.size() : g.by_name_remap.size());
+  for (size_t k = 0; k < out.by_name_remap.size(); ++k) {
+    const NodeId in_g = g.by_name_remap.empty() ? static_cast<NodeId>(k) : g.by_name_remap[k];
+    out.by_name_remap[k] = in_g == kNoNode ? kNoNode : new_id[static_cast<size_t>(in_g)];
+  }
   for (NodeId id = 0; id < g.size(); ++id) {
     if (!keep[id]) continue;
     Node n = g[id];
@@ -77,8 +85,6 @@ DerivedGraph derive_graph(const Graph& g, const std::vector<bool>& keep, const s
       for (auto& arg : *pn->mutable_args()) rewrite_refs(g, &arg, kept_as);
       for (auto& [key, arg] : *pn->mutable_kwargs()) rewrite_refs(g, &arg, kept_as);
     }
-    // The key views a name in out's message or overlay: it lives as long as out.
-    out.by_name.emplace(std::string_view(out.proto_node(new_id[id]).name()), new_id[id]);
   }
   out.users = distinct_users(out.nodes);
   out.outputs.reserve(g.outputs.size());

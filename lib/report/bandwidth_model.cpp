@@ -95,7 +95,7 @@ class PassCoster {
     uint64_t total = 0;
     bool any = false;
     for (NodeId u : g_.users[id]) {
-      if (in_pass(u) && g_[u].target == "operator.getitem") {
+      if (in_pass(u) && g_[u].packet == "operator.getitem") {
         total += g_[u].size_bytes;
         any = true;
       }

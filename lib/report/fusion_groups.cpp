@@ -84,12 +84,12 @@ class Grouper {
       role = NodeRole::Memory;
     } else if (!is_tensor_valued(n)) {
       role = NodeRole::Host;
-    } else if (n.target == "operator.getitem" || ops_.is_view(n)) {
+    } else if (n.packet == "operator.getitem" || ops_.is_view(n)) {
       const NodeId base = view_base(n);
       if (base == kNoNode || in_memory(base)) {
         // A getitem of a stored tuple is its own stored tensor; a view of
         // something in memory is that memory.
-        role = n.target == "operator.getitem" ? NodeRole::Memory : NodeRole::Alias;
+        role = n.packet == "operator.getitem" ? NodeRole::Memory : NodeRole::Alias;
       } else {
         join_or_start(id);
       }

@@ -1,5 +1,7 @@
 #include "report/json_writer.h"
 
+#include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -8,9 +10,44 @@
 
 namespace pt {
 
+namespace {
+
+// A 10^6-node report is ~50 MB of JSON: write straight into the stream, one
+// write per token, instead of building a std::string per string and going
+// through operator<< per character or per number (issue 7).
+
+bool needs_escape(std::string_view s) {
+  for (const char c : s) {
+    if (c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20) return true;
+  }
+  return false;
+}
+
+void write_string(std::ostream& out, std::string_view s) {
+  if (needs_escape(s)) {
+    out << JsonWriter::quoted(s);
+    return;
+  }
+  out.put('"');
+  out.write(s.data(), static_cast<std::streamsize>(s.size()));
+  out.put('"');
+}
+
+template <typename Int>
+void write_integer(std::ostream& out, Int v) {
+  char buf[24];
+  const auto end = std::to_chars(buf, buf + sizeof buf, v).ptr;
+  out.write(buf, end - buf);
+}
+
+}  // namespace
+
 void JsonWriter::newline() {
-  out_ << '\n';
-  for (size_t i = 0; i < has_items_.size(); ++i) out_ << "  ";
+  // A newline and two spaces per open container.
+  static constexpr std::string_view kIndent = "\n                                ";
+  size_t width = 1 + 2 * has_items_.size();
+  out_.write(kIndent.data(), static_cast<std::streamsize>(std::min(width, kIndent.size())));
+  for (width -= std::min(width, kIndent.size()); width > 0; --width) out_.put(' ');
 }
 
 void JsonWriter::before_value() {
@@ -55,23 +92,24 @@ void JsonWriter::end_array() {
 
 void JsonWriter::key(std::string_view k) {
   before_value();
-  out_ << quoted(k) << ": ";
+  write_string(out_, k);
+  out_.write(": ", 2);
   after_key_ = true;
 }
 
 void JsonWriter::value(std::string_view s) {
   before_value();
-  out_ << quoted(s);
+  write_string(out_, s);
 }
 
 void JsonWriter::value(int64_t v) {
   before_value();
-  out_ << v;
+  write_integer(out_, v);
 }
 
 void JsonWriter::value(uint64_t v) {
   before_value();
-  out_ << v;
+  write_integer(out_, v);
 }
 
 void JsonWriter::value(bool v) {
