@@ -37,9 +37,9 @@ class SiblingMerger {
       collect_reads(static_cast<int32_t>(k), reads);
       std::sort(reads.begin(), reads.end());
       reads.erase(std::unique(reads.begin(), reads.end()), reads.end());
-      for (NodeId b : reads) max_read_[k] = std::max(max_read_[k], value_numel(g_, b));
+      for (NodeId b : reads) max_read_[k] = std::max(max_read_[k], numel(b));
       for (NodeId b : reads) {
-        if (max_read_[k] > 0 && value_numel(g_, b) == max_read_[k]) full_reads.emplace_back(b, static_cast<int32_t>(k));
+        if (max_read_[k] > 0 && numel(b) == max_read_[k]) full_reads.emplace_back(b, static_cast<int32_t>(k));
       }
     }
     std::sort(full_reads.begin(), full_reads.end());  // by buffer, then kernel (= order of first nodes)
@@ -88,7 +88,7 @@ class SiblingMerger {
   // those that values of other kernels it computes again read (at most
   // kRecomputeWalk of them visited).
   void collect_reads(int32_t k, std::vector<NodeId>& reads) {
-    constexpr int kRecomputeWalk = 256;
+    constexpr int kRecomputeWalk = 32;  // 256 gave the same kernels on every corpus and run-F graph
     reads.clear();
     ++stamp_;
     stack_.clear();
@@ -142,6 +142,14 @@ class SiblingMerger {
     NodeId lo = position_[members_[k].front()], hi = lo;
     for (NodeId m : members_[k]) lo = std::min(lo, position_[m]), hi = std::max(hi, position_[m]);
     return {lo, hi};
+  }
+
+  // value_numel reads the tensor's shape from the message: once per buffer.
+  uint64_t numel(NodeId id) {
+    constexpr uint64_t kUnknown = ~uint64_t{0};
+    if (numel_.empty()) numel_.assign(static_cast<size_t>(g_.size()), kUnknown);
+    if (numel_[id] == kUnknown) numel_[id] = value_numel(g_, id);
+    return numel_[id];
   }
 
   int32_t find(int32_t k) {
@@ -218,6 +226,7 @@ class SiblingMerger {
   std::vector<int32_t> parent_;
   std::vector<std::vector<NodeId>> members_;  // per group root, graph order
   std::vector<uint64_t> max_read_;
+  std::vector<uint64_t> numel_;  // per node, filled on first use
   std::vector<NodeId> position_;  // per node: its place in the emitted pass
   std::vector<int> seen_;
   int stamp_ = 0;
