@@ -63,18 +63,20 @@ bool parse_records(const std::vector<Record>& records, size_t from, size_t to, p
 
 }  // namespace
 
-bool parse_graph_binary(std::string_view data, proto::Graph* graph, unsigned threads, size_t min_nodes_per_thread) {
+bool parse_graph_binary(std::string_view data, proto::Graph* graph, unsigned threads, size_t min_bytes_per_thread) {
+  size_t chunks = std::min<size_t>(threads, data.size() / std::max<size_t>(1, min_bytes_per_thread));
+  if (chunks <= 1) {  // protobuf's own parse of the whole message, no scan
+    CodedInputStream in(reinterpret_cast<const uint8_t*>(data.data()), static_cast<int>(data.size()));
+    in.SetRecursionLimit(kRecursionLimit);
+    return graph->ParseFromCodedStream(&in) && in.ConsumedEntireMessage();
+  }
   std::vector<Record> records;
   std::string rest;
   if (!split_top_level(data, records, rest)) return false;
-  const size_t chunks =
-      std::max<size_t>(1, std::min<size_t>(threads, records.size() / std::max<size_t>(1, min_nodes_per_thread)));
-  // One chunk: protobuf's own parse of the whole message is the faster one.
-  const std::string_view whole = chunks == 1 ? data : std::string_view(rest);
-  CodedInputStream in(reinterpret_cast<const uint8_t*>(whole.data()), static_cast<int>(whole.size()));
+  CodedInputStream in(reinterpret_cast<const uint8_t*>(rest.data()), static_cast<int>(rest.size()));
   in.SetRecursionLimit(kRecursionLimit);
   if (!graph->ParseFromCodedStream(&in) || !in.ConsumedEntireMessage()) return false;
-  if (chunks == 1) return true;
+  chunks = std::max<size_t>(1, std::min(chunks, records.size()));
   auto* nodes = graph->mutable_nodes();
   nodes->Reserve(static_cast<int>(records.size()));
   for (size_t i = 0; i < records.size(); ++i) nodes->Add();

@@ -15,11 +15,13 @@ namespace pt {
 
 // False when `data` is not a valid binary Graph (the same inputs
 // ParseFromCodedStream rejects, with its recursion limit of 64). A thread
-// gets at least `min_nodes_per_thread` nodes: a second thread (and the
-// malloc arena it brings) cost gpt2_124m's 2,400-node parse more than they
-// saved in a fresh process, while a 10^6-node parse went from 2.2-2.9 s to
-// 1.6-1.8 s on two cores. Tests and the fuzzer lower it to split small graphs.
+// gets at least `min_bytes_per_thread` bytes of input (4 MiB: ~25k nodes);
+// below two threads' worth the message is parsed by protobuf whole, without
+// the scan. A second thread (and the malloc arena it brings) cost
+// gpt2_124m's 2,400-node parse more than it saved in a fresh process, while
+// a 10^6-node parse went from 2.2-2.9 s to 1.6-1.8 s on two cores. Tests and
+// the fuzzer lower it to split small graphs.
 bool parse_graph_binary(std::string_view data, proto::Graph* graph, unsigned threads,
-                        size_t min_nodes_per_thread = 16384);
+                        size_t min_bytes_per_thread = size_t{4} << 20);
 
 }  // namespace pt
