@@ -5,8 +5,17 @@
 # scripts/san_config.sh) and runs fuzz_pb, fuzz_pbtxt and fuzz_json one after
 # the other, SECONDS each. Its working files live in build-fuzz/.
 #
-#   bash scripts/fuzz.sh          # 60 s per target (what .ci/run does)
+#   bash scripts/fuzz.sh --ci     # what .ci/run does: 12,000 inputs per target
+#   bash scripts/fuzz.sh          # 60 s per target, exploring
 #   bash scripts/fuzz.sh 600      # a long run: 10 minutes per target
+#
+# --ci is reproducible: libFuzzer's seed fixed (-seed=1), a fixed number of
+# inputs (-runs=12000, about a minute per target on two cores, stopped at
+# 300 s whatever happens) and a corpus that starts from the seeds alone
+# (build-fuzz/ci-corpus/, emptied first), so a CI failure reproduces with
+# the same command on the same commit, and a commit that passes it here
+# passes it in CI. Exploring, with what earlier runs learned and a random
+# seed, is the timed mode's job (docs/robustness.md).
 #
 # Needs clang (scripts/setup.sh installs it) and the normal build in build/
 # (for `partition_tool convert`, which turns the corpus into text and JSON
@@ -20,7 +29,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+ci=0
 seconds=${1:-60}
+if [[ ${1:-} == --ci ]]; then ci=1; seconds=300; fi
 tool=build/app/partition_tool
 [[ -x $tool ]] || { echo "fuzz: $tool is missing: run scripts/setup.sh first" >&2; exit 1; }
 
@@ -54,19 +65,27 @@ leaks=$(leak_checks fuzz)  # scripts/san_config.sh
 
 status=0
 for target in pb pbtxt json; do
-  mkdir -p "build-fuzz/corpus/$target"
+  corpus=build-fuzz/corpus/$target
+  limits=(-max_total_time="$seconds")
+  if ((ci)); then
+    corpus=build-fuzz/ci-corpus/$target
+    rm -rf "$corpus"
+    limits+=(-seed=1 -runs=12000)
+  fi
+  mkdir -p "$corpus"
   dict=()
   [[ $target != pb ]] && dict=(-dict=fuzz/graph.dict)
   log=build-fuzz/logs/$target.log
-  if ! "build-san/fuzz/fuzz_$target" "build-fuzz/corpus/$target" "$seeds/$target" "${dict[@]}" \
-      -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 -detect_leaks=$leaks \
+  if ! "build-san/fuzz/fuzz_$target" "$corpus" "$seeds/$target" "${dict[@]}" \
+      "${limits[@]}" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 -detect_leaks=$leaks \
       -artifact_prefix="build-fuzz/findings/$target-" >"$log" 2>&1; then
     echo "fuzz: fuzz_$target found a problem (see $log and build-fuzz/findings/):" >&2
-    grep -m 5 -E "ERROR|runtime error|Test unit written" "$log" >&2 || tail -5 "$log" >&2
+    grep -m 6 -E "ERROR|runtime error|terminate called|what\(\)|Test unit written" "$log" >&2 || tail -5 "$log" >&2
     status=1
   fi
   execs=$(grep -m1 -o 'stat::number_of_executed_units: [0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")
   cov=$(grep -E '^#[0-9]+.*(DONE|pulse|NEW|REDUCE)' "$log" | tail -1 | grep -o 'cov: [0-9]* ft: [0-9]* corp: [0-9/a-zA-Z]*' || echo "?")
-  echo "fuzz: fuzz_$target: ${seconds} s, $execs runs, $cov" >&2
+  took=$(grep -m1 -o 'Done [0-9]* runs in [0-9]* second' "$log" | grep -o '[0-9]* second' || echo "? second")
+  echo "fuzz: fuzz_$target: ${took}s, $execs runs, $cov" >&2
 done
 exit "$status"

@@ -114,6 +114,15 @@ BudgetDecision choose_saved_values(const Graph& g, const Classification& c, cons
   }
   std::vector<double> memory, runtime;
   for (NodeId id : candidates) {
+    // The greedy solver ranks by runtime / memory: PyTorch raises
+    // ZeroDivisionError on a value of no bytes (a tensor with a 0 dimension).
+    // Said here, about the node and the setting, rather than as the solver's
+    // internal error.
+    if (g[id].size_bytes == 0 && s.activation_memory_budget_solver == "greedy") {
+      throw InputError(g.source + ": node '" + printable(g.proto_node(id).name()) +
+                       "': val holds 0 bytes, which activation_memory_budget_solver=greedy cannot rank "
+                       "(runtime / memory; PyTorch raises ZeroDivisionError): use the dp or ilp solver");
+    }
     memory.push_back((static_cast<double>(g[id].size_bytes) / 1e9) / span);
     runtime.push_back(estimate_runtime(g, id));
   }

@@ -49,3 +49,31 @@ TEST_CASE("each crafted file gives its exit code; a failure one line on stderr a
     CHECK(std::filesystem::is_empty(work.path()));
   }
 }
+
+// A fuzzer finding: under a memory budget the knapsack's candidates include
+// 'ne', a value with a 0 dimension. The greedy solver divides runtime by
+// memory (PyTorch raises ZeroDivisionError); the tool says so about the node
+// and the setting, exit 2, instead of an internal error. dp takes it.
+TEST_CASE("a 0-byte knapsack candidate: the greedy solver's one-line error, dp solves") {
+  const std::string file = pt::test::robustness_dir() + "/zero_byte_knapsack_item.json";
+  for (const std::string solver : {"greedy", "dp"}) {
+    CAPTURE(solver);
+    pt::test::TempDir work;
+    const pt::test::ToolResult r =
+        pt::test::run_tool({"--input", file, "--output", "out.pb", "--set", "activation_memory_budget=0.1", "--set",
+                            "activation_memory_budget_solver=" + solver},
+                           work.path().string());
+    CAPTURE(r.err);
+    if (solver == "dp") {
+      CHECK(r.exit_code == 0);
+      CHECK(std::filesystem::is_regular_file(work.path() / "out.pb"));
+      continue;
+    }
+    CHECK(r.exit_code == 2);
+    const auto lines = r.err_lines();
+    REQUIRE(lines.size() == 1);
+    CHECK(lines[0].find("zero_byte_knapsack_item.json: node 'ne': val holds 0 bytes") != std::string::npos);
+    CHECK(lines[0].find("activation_memory_budget_solver=greedy") != std::string::npos);
+    CHECK(std::filesystem::is_empty(work.path()));
+  }
+}
