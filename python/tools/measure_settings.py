@@ -25,6 +25,13 @@ Per model:
      then `steps` steps timed with CUDA events (forward start to backward
      end); settings interleave, so drift hits all alike. Median over all
      timed steps, and the median of each round.
+     With --cuda-graph, each round captures one whole step (forward and
+     backward, gradients set to None first) of each setting into a CUDA
+     graph (PyTorch's "whole-network capture": warm-up on a side stream,
+     then torch.cuda.graph) and times replays of it instead: the GPU's time
+     for the step, kernels and the gaps between them, without the host's
+     launch overhead, which the tool's bandwidth model does not describe
+     (docs/predictions_calibrated.md, run G). fwd_ms is then NaN.
 """
 
 import argparse
@@ -177,9 +184,23 @@ def measure_model(name, labels, rounds, steps, out):
     times = {lb: [] for lb in ok}
     fwd = {lb: [] for lb in ok}
     per_round = {lb: [] for lb in ok}
+    graph_errors = {}
     for r in range(rounds):
         order = ok[r % len(ok):] + ok[:r % len(ok)]
         for label in order:
+            if ARGS.cuda_graph:
+                if label in graph_errors:
+                    continue
+                try:
+                    st = _graph_step_times(compiled[label], w, params, steps)
+                except Exception:  # noqa: BLE001
+                    graph_errors[label] = traceback.format_exc()[-3000:]
+                    log(name, label, "CUDA graph capture FAILED", graph_errors[label])
+                    continue
+                times[label] += st
+                fwd[label] += [float("nan")] * len(st)
+                per_round[label].append(statistics.median(st))
+                continue
             ev = []
             for i in range(2 + steps):
                 _zero(params)
@@ -201,6 +222,10 @@ def measure_model(name, labels, rounds, steps, out):
             per_round[label].append(statistics.median(st))
     _zero(params)
     res["recompiled_during_timing"] = _unique_graphs() - graphs_before
+    res["timing"] = "cuda_graph_replay" if ARGS.cuda_graph else "eager_step"
+    for label, err in graph_errors.items():
+        res["settings"][label]["cuda_graph_error"] = err
+    ok = [lb for lb in ok if times[lb]]
     skip = steps * ARGS.drop_rounds  # the first round(s): the caching allocator still settling
     for label in ok:
         s = res["settings"][label]
@@ -218,6 +243,41 @@ def measure_model(name, labels, rounds, steps, out):
     torch._dynamo.reset()
     torch.cuda.empty_cache()
     return res
+
+
+def _graph_step_times(compiled, w, params, steps):
+    """Capture one whole training step into a CUDA graph, replay it twice
+    untimed, then `steps` times timed with CUDA events; ms per replay. The
+    graph and its memory pool are released before returning."""
+    args = w.make_args(0)
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        for _ in range(3):
+            _zero(params)
+            _step(compiled, args)
+    torch.cuda.current_stream().wait_stream(side)
+    torch.cuda.synchronize()
+    _zero(params)
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        _step(compiled, args)
+    for _ in range(2):
+        g.replay()
+    torch.cuda.synchronize()
+    out = []
+    for _ in range(steps):
+        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        a.record()
+        g.replay()
+        b.record()
+        torch.cuda.synchronize()
+        out.append(a.elapsed_time(b))
+    _zero(params)
+    del g
+    torch.cuda.synchronize()
+    torch.cuda.empty_cache()
+    return out
 
 
 def _time_ms(fn, reps=20, warm=3):
@@ -280,6 +340,8 @@ def main():
     ap.add_argument("--microbench", action="store_true")
     ap.add_argument("--sync-steps", action="store_true",
                     help="synchronize before each timed step (no overlap between steps)")
+    ap.add_argument("--cuda-graph", action="store_true",
+                    help="time replays of a CUDA graph of the whole step (no host launch overhead)")
     ap.add_argument("--budget-s", type=float, default=520)
     ARGS = ap.parse_args()
     os.makedirs(ARGS.out, exist_ok=True)
