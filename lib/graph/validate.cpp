@@ -57,7 +57,7 @@ class Validator {
                          std::to_string(first) + "])");
       }
     }
-    if (pg.nodes_size() == 1 && pg.nodes(0).op() == "output") {
+    if (pg.nodes_size() == 1 && pg.nodes(0).op() == "output" && !options_.allow_output_only) {
       fail_graph("nodes holds only the output node (no inputs and no ops: nothing to partition)");
     }
     for (int i = 0; i < pg.nodes_size(); ++i) add_node(i);

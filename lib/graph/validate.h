@@ -22,6 +22,10 @@ namespace pt {
 struct ValidateOptions {
   int64_t max_nodes = 20'000'000;  // reject larger inputs (resource limit)
   int max_nesting = 32;            // args lists / value tuples nested deeper are rejected
+  // A graph of only the output node has nothing to partition and is refused
+  // as a joint graph; as a partition's forward or backward it is valid (a
+  // joint graph without tangents and gradients has an empty backward).
+  bool allow_output_only = false;
 };
 
 Graph validate(std::shared_ptr<const proto::Graph> proto, const std::string& source,

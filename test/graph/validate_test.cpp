@@ -57,6 +57,15 @@ TEST_CASE("graph-level rules") {
   CHECK(error_of(around(""), small) == "g.pbtxt: nodes has 2 entries, above --max-nodes = 1");
   CHECK(error_of(R"(nodes { op: "output" })") == "g.pbtxt: nodes[0].name is empty");
   CHECK(error_of(around(call("x", kTensorVal))) == "g.pbtxt: node 'x': name is not unique (also nodes[0])");
+  // Only the output node: nothing to partition as a joint graph, but a valid
+  // partition output (the empty backward of a graph without tangents; a
+  // fuzzer finding, test/robustness/empty_backward.json).
+  const std::string only_output = R"(nodes { name: "output" op: "output" target: "output" })";
+  CHECK(error_of(only_output) ==
+        "g.pbtxt: nodes holds only the output node (no inputs and no ops: nothing to partition)");
+  pt::ValidateOptions partition_output;
+  partition_output.allow_output_only = true;
+  CHECK(error_of(only_output, partition_output) == "");
 }
 
 TEST_CASE("op kinds and the output node") {
