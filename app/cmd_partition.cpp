@@ -10,6 +10,7 @@
 #include "cli_common.h"
 #include "cmd_partition.h"
 #include "graph/graph_io.h"
+#include "partition/partition_bytes.h"
 #include "partition/partition_message.h"
 #include "pipeline/pipeline.h"
 #include "report/human_units.h"
@@ -36,7 +37,11 @@ int run_main_command(const MainOptions& o) {
 
   std::string partition_bytes;
   if (!o.output.empty()) {
-    partition_bytes = serialize_message(partition_message(g, p.result.classification, e, o.settings), *o.output_format);
+    // Binary: the joint graph's nodes serialized in place, no message copy.
+    partition_bytes = *o.output_format == Format::Binary
+                          ? pt::partition_bytes(g, p.result.classification, e, o.settings)
+                          : serialize_message(partition_message(g, p.result.classification, e, o.settings),
+                                              *o.output_format);
     timer.mark("write", timings);
   }
   std::string text_report, json_report, md_report;

@@ -12,6 +12,7 @@
 #include "graph/errors.h"
 #include "graph/parallel_parse.h"
 #include "graph/validate.h"
+#include "partition/partition_bytes.h"
 #include "partition/partition_message.h"
 #include "pipeline/pipeline.h"
 #include "report/report_json.h"
@@ -91,6 +92,11 @@ void run(const uint8_t* data, size_t size, Format format) {
 
   const proto::Partition out = partition_message(p.prepared.graph, p.result.classification, p.result.extraction, s);
   for (Format f : {Format::Binary, Format::Text, Format::Json}) serialize_message(out, f);
+  // The tool writes binary partitions without building the message.
+  if (partition_bytes(p.prepared.graph, p.result.classification, p.result.extraction, s) !=
+      serialize_message(out, Format::Binary)) {
+    throw std::logic_error("partition_bytes differs from the serialized Partition message");
+  }
   // Every report format, from one model (bandwidth model and peak memory included).
   const ReportModel model = build_report({joint, p, s, parse_device("h100"), {}, {}});
   std::ostringstream text, json, md;

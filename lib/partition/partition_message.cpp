@@ -4,7 +4,15 @@ namespace pt {
 
 namespace {
 
-proto::Node as_placeholder(const proto::Node& original) {
+void copy_header(const Graph& g, const char* which, proto::Graph& out) {
+  out.set_name(g.message->name() + "." + which);
+  for (const auto& [k, v] : g.message->metadata()) (*out.mutable_metadata())[k] = v;
+  (*out.mutable_metadata())["partition"] = which;
+}
+
+}  // namespace
+
+proto::Node placeholder_node(const proto::Node& original) {
   proto::Node p;
   p.set_name(original.name());
   p.set_op("placeholder");
@@ -15,60 +23,68 @@ proto::Node as_placeholder(const proto::Node& original) {
   return p;
 }
 
-void add_output(proto::Graph& out, const Graph& g, const std::vector<NodeId>& values) {
-  proto::Node* node = out.add_nodes();
-  node->set_name("output");
-  node->set_op("output");
-  node->set_target("output");
-  auto* list = node->add_args()->mutable_list();
+proto::Node output_node(const Graph& g, const std::vector<NodeId>& values) {
+  proto::Node node;
+  node.set_name("output");
+  node.set_op("output");
+  node.set_target("output");
+  auto* list = node.add_args()->mutable_list();
   for (NodeId id : values) {
     if (id == kNoNode) list->add_items()->set_none(true);
     else list->add_items()->set_node(std::string(g[id].name));
   }
+  return node;
 }
 
-void copy_header(const Graph& g, const char* which, proto::Graph& out) {
-  out.set_name(g.message->name() + "." + which);
-  for (const auto& [k, v] : g.message->metadata()) (*out.mutable_metadata())[k] = v;
-  (*out.mutable_metadata())["partition"] = which;
-}
-
-}  // namespace
-
-proto::Partition partition_message(const Graph& g, const Classification& c, const Extraction& e, const Settings& s) {
-  proto::Partition p;
-  p.set_source(g.message->name());
-
+PartitionLayout partition_layout(const Graph& g, const Classification& c, const Extraction& e) {
+  PartitionLayout l;
   // Forward: its inputs are the joint graph's primals and forward seeds,
   // already placeholders, in graph order.
-  proto::Graph& fw = *p.mutable_forward();
-  copy_header(g, "forward", fw);
   for (NodeId id = 0; id < g.size(); ++id) {
-    if (e.forward.keep[id] && g[id].op != OpKind::Output) *fw.add_nodes() = g.proto_node(id);
+    if (e.forward.keep[id] && g[id].op != OpKind::Output) l.forward_nodes.push_back(id);
   }
-  std::vector<NodeId> fw_outputs = c.fwd_outputs;
+  l.forward_outputs = c.fwd_outputs;
   const auto saved = e.fw_saved_outputs();
-  fw_outputs.insert(fw_outputs.end(), saved.begin(), saved.end());
-  add_output(fw, g, fw_outputs);
-  fw.set_num_fwd_outputs(static_cast<int64_t>(c.fwd_outputs.size()));
-  *fw.mutable_static_lifetime_input_indices() = g.message->static_lifetime_input_indices();
-
+  l.forward_outputs.insert(l.forward_outputs.end(), saved.begin(), saved.end());
   // Backward: placeholders in input order, then the kept nodes in graph order.
-  proto::Graph& bw = *p.mutable_backward();
-  copy_header(g, "backward", bw);
-  for (NodeId id : e.bw_inputs(g)) *bw.add_nodes() = as_placeholder(g.proto_node(id));
+  l.backward_inputs = e.bw_inputs(g);
   for (NodeId id = 0; id < g.size(); ++id) {
     if (e.backward.keep[id] && !e.backward.is_input[id] && g[id].op != OpKind::Output) {
-      *bw.add_nodes() = g.proto_node(id);
+      l.backward_nodes.push_back(id);
     }
   }
-  add_output(bw, g, c.bwd_outputs);
-  bw.set_num_fwd_outputs(0);
+  l.backward_outputs = c.bwd_outputs;
+  return l;
+}
 
+proto::Partition partition_skeleton(const Graph& g, const Classification& c, const Extraction& e,
+                                    const Settings& s) {
+  proto::Partition p;
+  p.set_source(g.message->name());
+  proto::Graph& fw = *p.mutable_forward();
+  copy_header(g, "forward", fw);
+  fw.set_num_fwd_outputs(static_cast<int64_t>(c.fwd_outputs.size()));
+  *fw.mutable_static_lifetime_input_indices() = g.message->static_lifetime_input_indices();
+  proto::Graph& bw = *p.mutable_backward();
+  copy_header(g, "backward", bw);
+  bw.set_num_fwd_outputs(0);
   for (NodeId id : e.saved_values) p.add_saved_values(std::string(g[id].name));
   for (NodeId id : e.saved_sym_nodes) p.add_saved_sym_nodes(std::string(g[id].name));
   for (NodeId id : e.recomputed) p.add_recomputed(std::string(g[id].name));
   for (const auto& [k, v] : s.to_map()) (*p.mutable_settings())[k] = v;
+  return p;
+}
+
+proto::Partition partition_message(const Graph& g, const Classification& c, const Extraction& e, const Settings& s) {
+  proto::Partition p = partition_skeleton(g, c, e, s);
+  const PartitionLayout l = partition_layout(g, c, e);
+  proto::Graph& fw = *p.mutable_forward();
+  for (NodeId id : l.forward_nodes) *fw.add_nodes() = g.proto_node(id);
+  *fw.add_nodes() = output_node(g, l.forward_outputs);
+  proto::Graph& bw = *p.mutable_backward();
+  for (NodeId id : l.backward_inputs) *bw.add_nodes() = placeholder_node(g.proto_node(id));
+  for (NodeId id : l.backward_nodes) *bw.add_nodes() = g.proto_node(id);
+  *bw.add_nodes() = output_node(g, l.backward_outputs);
   return p;
 }
 

@@ -4,6 +4,8 @@
 // gradients), each a valid graph in the joint graph's schema.
 #pragma once
 
+#include <vector>
+
 #include "graph/graph.h"
 #include "partition/extract.h"
 #include "partition/settings.h"
@@ -11,5 +13,29 @@
 namespace pt {
 
 proto::Partition partition_message(const Graph& g, const Classification& c, const Extraction& e, const Settings& s);
+
+// The parts partition_message assembles, for writers that serialize the
+// joint graph's nodes in place (partition/partition_bytes.h).
+//
+// Which nodes each graph holds, in order: the forward is forward_nodes (the
+// joint graph's nodes as they are) then an output node of forward_outputs;
+// the backward is a placeholder for each of backward_inputs, then
+// backward_nodes as they are, then an output node of backward_outputs.
+struct PartitionLayout {
+  std::vector<NodeId> forward_nodes, forward_outputs;
+  std::vector<NodeId> backward_inputs, backward_nodes, backward_outputs;
+};
+PartitionLayout partition_layout(const Graph& g, const Classification& c, const Extraction& e);
+
+// The Partition message without any node: graph names, metadata, output
+// counts, saved and recomputed names, settings.
+proto::Partition partition_skeleton(const Graph& g, const Classification& c, const Extraction& e,
+                                    const Settings& s);
+
+// The backward's placeholder for a value the forward computed.
+proto::Node placeholder_node(const proto::Node& original);
+
+// The output node returning `values` (kNoNode: None).
+proto::Node output_node(const Graph& g, const std::vector<NodeId>& values);
 
 }  // namespace pt

@@ -1,0 +1,119 @@
+#include "partition/partition_bytes.h"
+
+#include <stdexcept>
+#include <vector>
+
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
+
+#include "graph/graph_io.h"
+#include "partition/partition_message.h"
+
+namespace pt {
+
+namespace {
+
+using google::protobuf::io::CodedOutputStream;
+
+// Field 2, length-delimited: Partition.forward and Graph.nodes alike.
+constexpr uint32_t kField2Tag = (2 << 3) | 2;
+// Field 3, length-delimited: Partition.backward.
+constexpr uint32_t kField3Tag = (3 << 3) | 2;
+
+// `whole` serialized as `head` (its fields before the one left out) then the
+// rest: returns the rest. Deterministic serialization writes fields in
+// number order, so the bytes of the message holding only the fields before
+// the gap are a prefix of the whole's.
+std::string after_prefix(const std::string& whole, const std::string& head) {
+  if (whole.compare(0, head.size(), head) != 0) {
+    throw std::logic_error("partition_bytes: serialization does not start with the leading fields");
+  }
+  return whole.substr(head.size());
+}
+
+// A graph's bytes around its nodes: field 1 (name) before, fields 3-5 after.
+struct GraphFrame {
+  std::string head, tail;
+  std::vector<const proto::Node*> nodes;
+  std::vector<size_t> sizes;
+  size_t size = 0;  // of the graph's serialization
+};
+
+GraphFrame frame(const proto::Graph& skeleton, std::vector<const proto::Node*> nodes) {
+  GraphFrame f;
+  proto::Graph name_only;
+  name_only.set_name(skeleton.name());
+  f.head = serialize_message(name_only, Format::Binary);
+  f.tail = after_prefix(serialize_message(skeleton, Format::Binary), f.head);
+  f.nodes = std::move(nodes);
+  f.sizes.reserve(f.nodes.size());
+  f.size = f.head.size() + f.tail.size();
+  for (const proto::Node* n : f.nodes) {
+    const size_t size = n->ByteSizeLong();
+    f.sizes.push_back(size);
+    f.size += 1 + CodedOutputStream::VarintSize64(size) + size;
+  }
+  return f;
+}
+
+void write_graph(CodedOutputStream& out, uint32_t tag, const GraphFrame& f) {
+  out.WriteTag(tag);
+  out.WriteVarint64(f.size);
+  out.WriteRaw(f.head.data(), static_cast<int>(f.head.size()));
+  for (size_t i = 0; i < f.nodes.size(); ++i) {
+    out.WriteTag(kField2Tag);
+    out.WriteVarint64(f.sizes[i]);
+    f.nodes[i]->SerializeWithCachedSizes(&out);
+  }
+  out.WriteRaw(f.tail.data(), static_cast<int>(f.tail.size()));
+}
+
+}  // namespace
+
+std::string partition_bytes(const Graph& g, const Classification& c, const Extraction& e, const Settings& s) {
+  proto::Partition skeleton = partition_skeleton(g, c, e, s);
+  const PartitionLayout l = partition_layout(g, c, e);
+
+  const proto::Node fw_output = output_node(g, l.forward_outputs);
+  std::vector<const proto::Node*> fw_nodes;
+  fw_nodes.reserve(l.forward_nodes.size() + 1);
+  for (NodeId id : l.forward_nodes) fw_nodes.push_back(&g.proto_node(id));
+  fw_nodes.push_back(&fw_output);
+
+  std::vector<proto::Node> placeholders;
+  placeholders.reserve(l.backward_inputs.size());
+  for (NodeId id : l.backward_inputs) placeholders.push_back(placeholder_node(g.proto_node(id)));
+  const proto::Node bw_output = output_node(g, l.backward_outputs);
+  std::vector<const proto::Node*> bw_nodes;
+  bw_nodes.reserve(placeholders.size() + l.backward_nodes.size() + 1);
+  for (const proto::Node& p : placeholders) bw_nodes.push_back(&p);
+  for (NodeId id : l.backward_nodes) bw_nodes.push_back(&g.proto_node(id));
+  bw_nodes.push_back(&bw_output);
+
+  const GraphFrame fw = frame(skeleton.forward(), std::move(fw_nodes));
+  const GraphFrame bw = frame(skeleton.backward(), std::move(bw_nodes));
+
+  // Partition: field 1 (source), the two graphs (fields 2, 3), fields 4-7.
+  proto::Partition source_only;
+  source_only.set_source(skeleton.source());
+  const std::string head = serialize_message(source_only, Format::Binary);
+  skeleton.clear_forward();
+  skeleton.clear_backward();
+  const std::string tail = after_prefix(serialize_message(skeleton, Format::Binary), head);
+
+  std::string out;
+  out.reserve(head.size() + tail.size() + fw.size + bw.size + 20);
+  {
+    google::protobuf::io::StringOutputStream stream(&out);
+    CodedOutputStream coded(&stream);
+    coded.SetSerializationDeterministic(true);
+    coded.WriteRaw(head.data(), static_cast<int>(head.size()));
+    write_graph(coded, kField2Tag, fw);
+    write_graph(coded, kField3Tag, bw);
+    coded.WriteRaw(tail.data(), static_cast<int>(tail.size()));
+    coded.Trim();
+  }
+  return out;
+}
+
+}  // namespace pt
