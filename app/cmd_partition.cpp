@@ -24,8 +24,8 @@ namespace pt::app {
 int run_main_command(const MainOptions& o) {
   LoadedGraph loaded = load_graph_file(o.input, o.input_format, o.limits);
   spdlog::info("loaded {}: {} nodes", o.input, loaded.graph.size());
-  const Graph& joint = loaded.graph;
-  Partitioned p = partition_joint(joint, o.settings);
+  const JointSummary joint(loaded.graph);
+  Partitioned p = partition_joint_releasing(loaded.graph, o.settings);
   const Graph& g = p.prepared.graph;
   const Extraction& e = p.result.extraction;
   spdlog::info("saved {} values, recomputed {} ops, cut value {}", e.fw_saved_outputs().size(),
@@ -56,9 +56,9 @@ int run_main_command(const MainOptions& o) {
     if (o.report) write_report_text(text, model, text_options);
     if (!o.report_json.empty()) write_report_json(json, model);
     if (!o.report_md.empty()) write_report_markdown(md, model, text_options);
-    text_report = text.str();
-    json_report = json.str();
-    md_report = md.str();
+    text_report = std::move(text).str();  // the buffer itself, not a copy (50 MB at 10^6 nodes)
+    json_report = std::move(json).str();
+    md_report = std::move(md).str();
   }
 
   std::vector<OutputFile> files;
@@ -73,7 +73,7 @@ int run_main_command(const MainOptions& o) {
     // A short summary when no report was asked for on stdout.
     uint64_t bytes = 0;
     for (NodeId id : e.fw_saved_outputs()) bytes += g[id].size_bytes;
-    std::cout << joint.message->name() << ": saved " << e.fw_saved_outputs().size() << " values ("
+    std::cout << joint.name << ": saved " << e.fw_saved_outputs().size() << " values ("
               << human_bytes(bytes) << "), recomputed " << e.recomputed.size() << " ops";
     if (!o.output.empty()) std::cout << "; partition written to " << o.output;
     std::cout << "\n";

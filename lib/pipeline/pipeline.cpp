@@ -12,14 +12,33 @@ LoadedGraph load_graph_file(const std::string& path, Format format, const Valida
   return out;
 }
 
-Partitioned partition_joint(const Graph& joint, const Settings& settings) {
+namespace {
+
+Partitioned partition(const Graph& joint, const Settings& settings, Graph* release) {
   Partitioned out;
   StageTimer timer;
   out.prepared = prepare(joint, settings);
+  if (release) {
+    release->nodes = {};
+    release->users = {};
+    release->outputs = {};
+    release->primals = {};
+    release->static_lifetime = {};
+  }
   timer.mark("prepare", out.timings);
   out.result = partition_graph(out.prepared.graph, settings);
   out.timings.insert(out.timings.end(), out.result.timings.begin(), out.result.timings.end());
   return out;
+}
+
+}  // namespace
+
+Partitioned partition_joint(const Graph& joint, const Settings& settings) {
+  return partition(joint, settings, nullptr);
+}
+
+Partitioned partition_joint_releasing(Graph& joint, const Settings& settings) {
+  return partition(joint, settings, &joint);
 }
 
 }  // namespace pt

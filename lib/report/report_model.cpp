@@ -73,9 +73,9 @@ ReportModel build_report(const ReportInputs& in) {
   const PartitionResult& r = p.result;
   const Extraction& e = r.extraction;
   ReportModel m;
-  m.graph = in.joint.message->name();
+  m.graph = in.joint.name;
   m.source = in.joint.source;
-  m.nodes_input = in.joint.size();
+  m.nodes_input = in.joint.nodes;
   m.nodes_after_prepare = g.size();
   m.nodes_dead = static_cast<int64_t>(p.prepared.dead.size());
   m.nodes_cse_merged = static_cast<int64_t>(p.prepared.merged.size());

@@ -89,8 +89,18 @@ struct ReportModel {
   std::vector<StageTiming> timings;
 };
 
+// What the report says about the joint graph before preparation. Implicit
+// from the Graph, so that a caller may free the joint graph's nodes once it
+// is partitioned (partition_joint_releasing) and still report it.
+struct JointSummary {
+  JointSummary(const Graph& joint)  // NOLINT(google-explicit-constructor)
+      : name(joint.message->name()), source(joint.source), nodes(joint.size()) {}
+  std::string name, source;
+  int64_t nodes = 0;
+};
+
 struct ReportInputs {
-  const Graph& joint;
+  JointSummary joint;
   const Partitioned& partitioned;
   const Settings& settings;
   Device device;
