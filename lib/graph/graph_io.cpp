@@ -181,6 +181,7 @@ namespace {
 
 // Binary serialization with map entries sorted by key.
 std::string serialize_deterministically(const google::protobuf::Message& msg) {
+  check_message_size(msg.ByteSizeLong(), msg.GetDescriptor()->name());
   std::string out;
   google::protobuf::io::StringOutputStream stream(&out);
   google::protobuf::io::CodedOutputStream coded(&stream);
@@ -191,6 +192,14 @@ std::string serialize_deterministically(const google::protobuf::Message& msg) {
 }
 
 }  // namespace
+
+void check_message_size(uint64_t bytes, std::string_view what) {
+  if (bytes > kMaxInputBytes) {
+    throw InputError("cannot write the " + std::string(what) + ": its binary encoding would be " +
+                     std::to_string(bytes) + " bytes, above protobuf's limit of " + std::to_string(kMaxInputBytes) +
+                     " (2 GiB) for binary and JSON; write text format instead (.pbtxt)");
+  }
+}
 
 std::string serialize_message(const google::protobuf::Message& msg, Format format) {
   std::string out;

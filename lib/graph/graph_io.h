@@ -36,8 +36,15 @@ inline constexpr size_t kMaxInputBytes = static_cast<size_t>(INT32_MAX);
 std::shared_ptr<proto::Graph> read_graph(const std::string& path, Format format);
 
 // Serializes deterministically (maps sorted) to `path` ("-" = stdout is not
-// accepted here; the app handles it). Throws InputError on I/O failure.
+// accepted here; the app handles it). Throws InputError on I/O failure, and
+// when a binary or JSON message would exceed protobuf's 2 GiB limit
+// (check_message_size).
 std::string serialize_message(const google::protobuf::Message& msg, Format format);
+// Throws InputError when `bytes` of binary encoding exceed what protobuf can
+// write and read back (kMaxInputBytes): protobuf itself would log an error
+// and return nothing, and an empty file would be written. Text format has no
+// such limit, which the message says.
+void check_message_size(uint64_t bytes, std::string_view what);
 void write_file_atomically(const std::string& path, std::string_view contents);
 // Several outputs of one run, all or nothing as far as the file system
 // allows: every file is first written to a temporary beside its target (any

@@ -101,8 +101,11 @@ std::string partition_bytes(const Graph& g, const Classification& c, const Extra
   skeleton.clear_backward();
   const std::string tail = after_prefix(serialize_message(skeleton, Format::Binary), head);
 
+  const uint64_t total = head.size() + tail.size() + 1 + CodedOutputStream::VarintSize64(fw.size) + fw.size + 1 +
+                         CodedOutputStream::VarintSize64(bw.size) + bw.size;
+  check_message_size(total, "Partition");
   std::string out;
-  out.reserve(head.size() + tail.size() + fw.size + bw.size + 20);
+  out.reserve(total);
   {
     google::protobuf::io::StringOutputStream stream(&out);
     CodedOutputStream coded(&stream);
@@ -113,6 +116,8 @@ std::string partition_bytes(const Graph& g, const Classification& c, const Extra
     coded.WriteRaw(tail.data(), static_cast<int>(tail.size()));
     coded.Trim();
   }
+  if (out.size() != total) throw std::logic_error("partition_bytes: wrote " + std::to_string(out.size()) +
+                                                  " bytes, sized " + std::to_string(total));
   return out;
 }
 

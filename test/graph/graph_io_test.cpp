@@ -202,3 +202,15 @@ TEST_CASE("write_message replaces the target atomically and leaves no temporary 
   CHECK(files == 1);
   CHECK_THROWS_AS(pt::write_message(dir.file("no/such/dir/out.pb"), pt::Format::Binary, g), pt::InputError);
 }
+
+TEST_CASE("a message over protobuf's 2 GiB limit is refused with one line, not written empty") {
+  CHECK_NOTHROW(pt::check_message_size(pt::kMaxInputBytes, "Partition"));
+  try {
+    pt::check_message_size(uint64_t{pt::kMaxInputBytes} + 1, "Partition");
+    FAIL("no error");
+  } catch (const pt::InputError& e) {
+    CHECK(std::string(e.what()) ==
+          "cannot write the Partition: its binary encoding would be 2147483648 bytes, above protobuf's limit of "
+          "2147483647 (2 GiB) for binary and JSON; write text format instead (.pbtxt)");
+  }
+}
