@@ -17,14 +17,7 @@ namespace {
 Partitioned partition(const Graph& joint, const Settings& settings, Graph* release) {
   Partitioned out;
   StageTimer timer;
-  out.prepared = prepare(joint, settings);
-  if (release) {
-    release->nodes = {};
-    release->users = {};
-    release->outputs = {};
-    release->primals = {};
-    release->static_lifetime = {};
-  }
+  out.prepared = release ? prepare_consuming(*release, settings) : prepare(joint, settings);
   timer.mark("prepare", out.timings);
   out.result = partition_graph(out.prepared.graph, settings);
   out.timings.insert(out.timings.end(), out.result.timings.begin(), out.result.timings.end());

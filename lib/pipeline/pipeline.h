@@ -34,11 +34,12 @@ struct Partitioned {
 Partitioned partition_joint(const Graph& joint, const Settings& settings);
 
 // partition_joint for a caller done with the joint graph's nodes (the
-// partition command): they are freed as soon as the prepared graph exists,
-// before the partitioner's stages allocate theirs (at 10^6 nodes, ~0.2 GB
-// of the peak; issue 7's target is 2 GB). `joint` keeps its message, source
-// and name index, which the prepared graph shares; its nodes, users and
-// outputs are emptied: take a JointSummary (report/report_model.h) before.
+// partition command): the prepared graph is built from them instead of from
+// copies (prepare_consuming), so the two never coexist (at 10^6 nodes,
+// ~0.3 GB of the peak; issue 7's target is 2 GB). `joint` keeps its
+// message, source and name index, which the prepared graph shares; its
+// nodes, users and outputs are emptied: take a JointSummary
+// (report/report_model.h) before.
 Partitioned partition_joint_releasing(Graph& joint, const Settings& settings);
 
 }  // namespace pt

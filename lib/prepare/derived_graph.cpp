@@ -10,14 +10,16 @@ namespace pt {
 namespace {
 
 // Rewrites the node references of one arg tree, without recursion.
-void rewrite_refs(const Graph& g, proto::Arg* root, const std::vector<NodeId>& kept_as) {
+// `name_of(id)`: the name of node `id` of the source graph.
+template <typename NameOf>
+void rewrite_refs(const Graph& g, proto::Arg* root, const std::vector<NodeId>& kept_as, const NameOf& name_of) {
   std::vector<proto::Arg*> stack{root};
   while (!stack.empty()) {
     proto::Arg* a = stack.back();
     stack.pop_back();
     if (a->kind_case() == proto::Arg::kNode) {
       const NodeId ref = g.find(a->node());
-      if (ref != kNoNode && kept_as[ref] != ref) a->set_node(std::string(g[kept_as[ref]].name));
+      if (ref != kNoNode && kept_as[ref] != ref) a->set_node(std::string(name_of(kept_as[ref])));
     } else if (a->kind_case() == proto::Arg::kList) {
       for (auto& item : *a->mutable_list()->mutable_items()) stack.push_back(&item);
     }
@@ -41,9 +43,13 @@ proto::Node* own_proto(DerivedGraph& d, NodeId id) {
   return copy;
 }
 
-}  // namespace
+// What both variants share: the header, the new ids, the name index remap.
+struct Plan {
+  std::vector<NodeId> new_id;  // per source node: its id in the derived graph, or kNoNode
+  NodeId count = 0;
+};
 
-DerivedGraph derive_graph(const Graph& g, const std::vector<bool>& keep, const std::vector<NodeId>& kept_as) {
+DerivedGraph begin_derived(const Graph& g, const std::vector<bool>& keep, Plan& plan) {
   DerivedGraph d;
   d.overlay = new_arena_graph();
   Graph& out = d.graph;
@@ -52,49 +58,108 @@ DerivedGraph derive_graph(const Graph& g, const std::vector<bool>& keep, const s
   out.packets = g.packets;
   out.source = g.source;
   out.num_fwd_outputs = g.num_fwd_outputs;
-
-  std::vector<NodeId> new_id(static_cast<size_t>(g.size()), kNoNode);
-  NodeId count = 0;
+  plan.new_id.assign(static_cast<size_t>(g.size()), kNoNode);
   for (NodeId id = 0; id < g.size(); ++id) {
-    if (keep[id]) new_id[id] = count++;
+    if (keep[id]) plan.new_id[id] = plan.count++;
   }
-  auto map = [&](NodeId ref) {
-    const NodeId to = new_id[kept_as[ref]];
-    if (to == kNoNode) throw std::logic_error("prepare: node '" + std::string(g[ref].name) + "' maps to a removed node");
-    return to;
-  };
-  out.nodes.reserve(static_cast<size_t>(count));
   // Names do not change (rewritten copies keep theirs): share g's index,
   // its ids mapped to ours.
   out.by_name = g.by_name;
-  out.by_name_remap.resize(g.by_name_remap.empty() ? new_id.size() : g.by_name_remap.size());
+  out.by_name_remap.resize(g.by_name_remap.empty() ? plan.new_id.size() : g.by_name_remap.size());
   for (size_t k = 0; k < out.by_name_remap.size(); ++k) {
     const NodeId in_g = g.by_name_remap.empty() ? static_cast<NodeId>(k) : g.by_name_remap[k];
-    out.by_name_remap[k] = in_g == kNoNode ? kNoNode : new_id[static_cast<size_t>(in_g)];
+    out.by_name_remap[k] = in_g == kNoNode ? kNoNode : plan.new_id[static_cast<size_t>(in_g)];
   }
+  return d;
+}
+
+// Users, outputs and static lifetimes of the derived nodes.
+template <typename Map>
+void finish_derived(const Graph& g, const Plan& plan, const Map& map, DerivedGraph& d) {
+  Graph& out = d.graph;
+  out.users = distinct_users(out.nodes);
+  out.outputs.reserve(g.outputs.size());
+  for (NodeId o : g.outputs) out.outputs.push_back(o == kNoNode ? kNoNode : map(o));
+  // As validation reads static_lifetime_input_indices: among the primals, in order.
+  out.static_lifetime.assign(static_cast<size_t>(plan.count), false);
+  for (int64_t idx : g.message->static_lifetime_input_indices()) {
+    if (idx < 0 || idx >= static_cast<int64_t>(out.primals.size())) throw std::logic_error("prepare: a primal was removed");
+    out.static_lifetime[out.primals[static_cast<size_t>(idx)]] = true;
+  }
+}
+
+template <typename NameOf>
+auto reference_map(const Plan& plan, const std::vector<NodeId>& kept_as, const NameOf& name_of) {
+  return [&plan, &kept_as, &name_of](NodeId ref) {
+    const NodeId to = plan.new_id[kept_as[ref]];
+    if (to == kNoNode) {
+      throw std::logic_error("prepare: node '" + std::string(name_of(ref)) + "' maps to a removed node");
+    }
+    return to;
+  };
+}
+
+}  // namespace
+
+DerivedGraph derive_graph(const Graph& g, const std::vector<bool>& keep, const std::vector<NodeId>& kept_as) {
+  Plan plan;
+  DerivedGraph d = begin_derived(g, keep, plan);
+  auto name_of = [&g](NodeId id) { return g[id].name; };
+  const auto map = reference_map(plan, kept_as, name_of);
+  Graph& out = d.graph;
+  out.nodes.reserve(static_cast<size_t>(plan.count));
   for (NodeId id = 0; id < g.size(); ++id) {
     if (!keep[id]) continue;
     Node n = g[id];
     for (NodeId& in : n.inputs) in = map(in);
     for (NodeId& in : n.positional_inputs) in = map(in);
-    if (n.input_kind == InputKind::Primal) out.primals.push_back(new_id[id]);
+    if (n.input_kind == InputKind::Primal) out.primals.push_back(plan.new_id[id]);
     const bool rewrite = reads_merged_node(g[id], kept_as);
     out.nodes.push_back(std::move(n));
     if (rewrite) {
-      proto::Node* pn = own_proto(d, new_id[id]);
-      for (auto& arg : *pn->mutable_args()) rewrite_refs(g, &arg, kept_as);
-      for (auto& [key, arg] : *pn->mutable_kwargs()) rewrite_refs(g, &arg, kept_as);
+      proto::Node* pn = own_proto(d, plan.new_id[id]);
+      for (auto& arg : *pn->mutable_args()) rewrite_refs(g, &arg, kept_as, name_of);
+      for (auto& [key, arg] : *pn->mutable_kwargs()) rewrite_refs(g, &arg, kept_as, name_of);
     }
   }
-  out.users = distinct_users(out.nodes);
-  out.outputs.reserve(g.outputs.size());
-  for (NodeId o : g.outputs) out.outputs.push_back(o == kNoNode ? kNoNode : map(o));
-  // As validation reads static_lifetime_input_indices: among the primals, in order.
-  out.static_lifetime.assign(static_cast<size_t>(count), false);
-  for (int64_t idx : g.message->static_lifetime_input_indices()) {
-    if (idx < 0 || idx >= static_cast<int64_t>(out.primals.size())) throw std::logic_error("prepare: a primal was removed");
-    out.static_lifetime[out.primals[static_cast<size_t>(idx)]] = true;
+  finish_derived(g, plan, map, d);
+  return d;
+}
+
+DerivedGraph derive_graph_consuming(Graph& g, const std::vector<bool>& keep, const std::vector<NodeId>& kept_as) {
+  Plan plan;
+  DerivedGraph d = begin_derived(g, keep, plan);
+  // Names view the shared message: kept by index, as nodes move down.
+  std::vector<std::string_view> names(static_cast<size_t>(g.size()));
+  for (NodeId id = 0; id < g.size(); ++id) names[id] = g[id].name;
+  auto name_of = [&names](NodeId id) { return names[id]; };
+  const auto map = reference_map(plan, kept_as, name_of);
+  g.users = {};  // rebuilt below from the derived nodes
+  Graph& out = d.graph;
+  std::vector<NodeId> rewritten;
+  const NodeId n_source = g.size();
+  for (NodeId id = 0; id < n_source; ++id) {
+    if (!keep[id]) continue;
+    Node& n = g.nodes[id];
+    if (reads_merged_node(n, kept_as)) rewritten.push_back(plan.new_id[id]);
+    for (NodeId& in : n.inputs) in = map(in);
+    for (NodeId& in : n.positional_inputs) in = map(in);
+    if (n.input_kind == InputKind::Primal) out.primals.push_back(plan.new_id[id]);
+    // new_id[id] <= id: the slot it moves to is done with.
+    if (plan.new_id[id] != id) g.nodes[plan.new_id[id]] = std::move(n);
   }
+  g.nodes.resize(static_cast<size_t>(plan.count));  // capacity kept: shrinking would copy them all
+  out.nodes = std::move(g.nodes);
+  g.nodes = {};
+  for (NodeId nid : rewritten) {
+    proto::Node* pn = own_proto(d, nid);
+    for (auto& arg : *pn->mutable_args()) rewrite_refs(g, &arg, kept_as, name_of);
+    for (auto& [key, arg] : *pn->mutable_kwargs()) rewrite_refs(g, &arg, kept_as, name_of);
+  }
+  finish_derived(g, plan, map, d);
+  g.outputs = {};
+  g.primals = {};
+  g.static_lifetime = {};
   return d;
 }
 

@@ -23,6 +23,14 @@ struct DerivedGraph {
 // `kept_as[ref]`, which must be kept. Throws std::logic_error otherwise.
 DerivedGraph derive_graph(const Graph& g, const std::vector<bool>& keep, const std::vector<NodeId>& kept_as);
 
+// The same graph, built from g's own nodes: they move down into place (a
+// kept node's id never grows) instead of being copied, and g's users are
+// freed first. At 10^6 nodes that is the copy of every node and its input
+// lists, ~0.3 GB at the peak of preparation. Afterwards g keeps its message,
+// source, packets and name index; its nodes, users, outputs and primals
+// are empty.
+DerivedGraph derive_graph_consuming(Graph& g, const std::vector<bool>& keep, const std::vector<NodeId>& kept_as);
+
 // Sets the recompute tag of `id` in both its Node and its proto node (copied
 // into the overlay first when it still lives in the shared message).
 void set_recompute_tag(DerivedGraph& d, NodeId id, Recompute tag, const std::string& text);

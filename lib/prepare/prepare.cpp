@@ -7,7 +7,9 @@
 
 namespace pt {
 
-PrepareResult prepare(const Graph& joint, const Settings& settings) {
+namespace {
+
+PrepareResult prepare_graph(const Graph& joint, const Settings& settings, Graph* consume) {
   PrepareResult r;
   const std::vector<bool> live = live_nodes(joint);
   std::vector<NodeId> kept_as;
@@ -28,7 +30,7 @@ PrepareResult prepare(const Graph& joint, const Settings& settings) {
     }
   }
 
-  DerivedGraph derived = derive_graph(joint, keep, kept_as);
+  DerivedGraph derived = consume ? derive_graph_consuming(*consume, keep, kept_as) : derive_graph(joint, keep, kept_as);
 
   // The tag passes read the prepared graph (its users reflect the merges);
   // their changes are written into both the indexed nodes and their proto
@@ -39,6 +41,14 @@ PrepareResult prepare(const Graph& joint, const Settings& settings) {
   }
   r.graph = std::move(derived.graph);
   return r;
+}
+
+}  // namespace
+
+PrepareResult prepare(const Graph& joint, const Settings& settings) { return prepare_graph(joint, settings, nullptr); }
+
+PrepareResult prepare_consuming(Graph& joint, const Settings& settings) {
+  return prepare_graph(joint, settings, &joint);
 }
 
 }  // namespace pt

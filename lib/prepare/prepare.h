@@ -24,4 +24,9 @@ struct PrepareResult {
 
 PrepareResult prepare(const Graph& joint, const Settings& settings);
 
+// prepare() for a caller done with the joint graph's nodes: the prepared
+// graph is built from them (derive_graph_consuming), so `joint` keeps only
+// its message, source, packets and name index.
+PrepareResult prepare_consuming(Graph& joint, const Settings& settings);
+
 }  // namespace pt

@@ -1,6 +1,7 @@
-// partition_joint_releasing (pipeline/pipeline.h): the same partition as
-// partition_joint, the joint graph's nodes freed, and a report built from
-// the JointSummary taken before says the same as one built from the graph.
+// partition_joint_releasing (pipeline/pipeline.h): the same prepared graph
+// and partition as partition_joint, built from the joint graph's own nodes
+// (prepare_consuming), which are gone afterwards; a report built from the
+// JointSummary taken before says the same as one built from the graph.
 #include <doctest/doctest.h>
 
 #include <string>
@@ -14,7 +15,7 @@
 using namespace pt;
 
 TEST_CASE("partition_joint_releasing: same partition, joint nodes freed, same report facts") {
-  for (const char* model : {"linear_ce", "gpt2_dropout_l2", "resnet18"}) {
+  for (const char* model : {"linear_ce", "gpt2_dropout_l2", "resnet18", "gpt2_124m", "mlp_dynamic", "sac_mlp"}) {
     CAPTURE(model);
     const std::string path = test::corpus_graph_path(model);
     Settings s;
@@ -29,6 +30,22 @@ TEST_CASE("partition_joint_releasing: same partition, joint nodes freed, same re
     CHECK(released.graph.users.empty());
     CHECK(summary.nodes == kept.graph.size());
     CHECK(summary.name == kept.graph.message->name());
+    // The prepared graph built from the joint graph's own nodes is the one
+    // built from copies.
+    const Graph& pa = a.prepared.graph;
+    const Graph& pb = b.prepared.graph;
+    REQUIRE(pa.size() == pb.size());
+    for (NodeId id = 0; id < pa.size(); ++id) {
+      CHECK(pa[id].name == pb[id].name);
+      CHECK(pa[id].inputs == pb[id].inputs);
+      CHECK(pa[id].positional_inputs == pb[id].positional_inputs);
+      CHECK(pa.users[id] == pb.users[id]);
+      CHECK(serialize_message(pa.proto_node(id), Format::Binary) == serialize_message(pb.proto_node(id), Format::Binary));
+    }
+    CHECK(pa.outputs == pb.outputs);
+    CHECK(pa.primals == pb.primals);
+    CHECK(pa.static_lifetime == pb.static_lifetime);
+    CHECK(a.prepared.merged == b.prepared.merged);
     CHECK(partition_bytes(a.prepared.graph, a.result.classification, a.result.extraction, s) ==
           partition_bytes(b.prepared.graph, b.result.classification, b.result.extraction, s));
 
