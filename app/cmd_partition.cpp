@@ -3,6 +3,7 @@
 // written atomically, so an error leaves no partial file.
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <sstream>
 
 #include <spdlog/spdlog.h>
@@ -10,6 +11,7 @@
 #include "cli_common.h"
 #include "cmd_partition.h"
 #include "graph/graph_io.h"
+#include "graph/output_batch.h"
 #include "partition/partition_bytes.h"
 #include "partition/partition_message.h"
 #include "pipeline/pipeline.h"
@@ -35,37 +37,41 @@ int run_main_command(const MainOptions& o) {
   timings.insert(timings.end(), p.timings.begin(), p.timings.end());
   StageTimer timer;
 
-  std::string partition_bytes;
+  // Each output goes to its temporary as soon as it exists, so the
+  // partition's bytes are freed before the report is built, and the JSON
+  // report streams into its file; all are renamed into place together.
+  OutputBatch outputs;
   if (!o.output.empty()) {
     // Binary: the joint graph's nodes serialized in place, no message copy.
-    partition_bytes = *o.output_format == Format::Binary
-                          ? pt::partition_bytes(g, p.result.classification, e, o.settings)
-                          : serialize_message(partition_message(g, p.result.classification, e, o.settings),
-                                              *o.output_format);
+    const std::string bytes = *o.output_format == Format::Binary
+                                  ? pt::partition_bytes(g, p.result.classification, e, o.settings)
+                                  : serialize_message(partition_message(g, p.result.classification, e, o.settings),
+                                                      *o.output_format);
+    outputs.add(o.output, bytes);
     timer.mark("write", timings);
   }
   std::string text_report, json_report, md_report;
+  std::optional<ReportModel> model;
   if (o.report || !o.report_json.empty() || !o.report_md.empty()) {
-    ReportModel model = build_report({joint, p, o.settings, o.device, o.bandwidth, {}});
+    model = build_report({joint, p, o.settings, o.device, o.bandwidth, {}});
     // "report" times the model (bandwidth model, peak memory); the reports
     // then carry every stage's timing but their own formatting.
     timer.mark("report", timings);
-    model.timings = timings;
+    model->timings = timings;
     const TextReportOptions text_options{o.top};
     std::ostringstream text, json, md;
-    if (o.report) write_report_text(text, model, text_options);
-    if (!o.report_json.empty()) write_report_json(json, model);
-    if (!o.report_md.empty()) write_report_markdown(md, model, text_options);
-    text_report = std::move(text).str();  // the buffer itself, not a copy (50 MB at 10^6 nodes)
+    if (o.report) write_report_text(text, *model, text_options);
+    if (o.report_json == "-") write_report_json(json, *model);
+    if (!o.report_md.empty()) write_report_markdown(md, *model, text_options);
+    text_report = std::move(text).str();  // the buffer itself, not a copy
     json_report = std::move(json).str();
     md_report = std::move(md).str();
+    if (!o.report_json.empty() && o.report_json != "-") {
+      outputs.add(o.report_json, [&](std::ostream& out) { write_report_json(out, *model); });  // 50 MB at 10^6 nodes
+    }
   }
-
-  std::vector<OutputFile> files;
-  if (!o.output.empty()) files.push_back({o.output, partition_bytes});
-  if (!o.report_json.empty() && o.report_json != "-") files.push_back({o.report_json, json_report});
-  if (!o.report_md.empty() && o.report_md != "-") files.push_back({o.report_md, md_report});
-  write_files_atomically(files);
+  if (!o.report_md.empty() && o.report_md != "-") outputs.add(o.report_md, md_report);
+  outputs.commit();
   if (o.report) std::cout << text_report;
   if (o.report_json == "-") std::cout << json_report;
   if (o.report_md == "-") std::cout << md_report;

@@ -1,4 +1,5 @@
 #include "graph/graph_io.h"
+#include "graph/output_batch.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -233,57 +234,14 @@ std::string serialize_message(const google::protobuf::Message& msg, Format forma
   return out;
 }
 
-namespace {
-
-// Writes `contents` to a new temporary file beside `path` (same directory,
-// so the rename is atomic) and returns its name.
-std::string write_temporary(const std::string& path, std::string_view contents) {
-  namespace fs = std::filesystem;
-  const fs::path target(path);
-  const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
-  std::string tmpl = (dir / ("." + target.filename().string() + ".tmpXXXXXX")).string();
-  const int fd = mkstemp(tmpl.data());
-  if (fd < 0) throw InputError(path + ": cannot create a temporary file: " + std::strerror(errno));
-  size_t done = 0;
-  while (done < contents.size()) {
-    const ssize_t n = ::write(fd, contents.data() + done, contents.size() - done);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      const std::string why = std::strerror(errno);
-      ::close(fd);
-      std::remove(tmpl.c_str());
-      throw InputError(path + ": write failed: " + why);
-    }
-    done += static_cast<size_t>(n);
-  }
-  if (::fchmod(fd, 0644) != 0 || ::close(fd) != 0) {
-    std::remove(tmpl.c_str());
-    throw InputError(path + ": cannot finish writing: " + std::strerror(errno));
-  }
-  return tmpl;
-}
-
-}  // namespace
-
 void write_file_atomically(const std::string& path, std::string_view contents) {
   write_files_atomically({{path, contents}});
 }
 
 void write_files_atomically(const std::vector<OutputFile>& files) {
-  std::vector<std::string> temporaries;
-  try {
-    for (const auto& f : files) temporaries.push_back(write_temporary(f.path, f.contents));
-  } catch (...) {
-    for (const auto& t : temporaries) std::remove(t.c_str());
-    throw;
-  }
-  for (size_t i = 0; i < files.size(); ++i) {
-    if (std::rename(temporaries[i].c_str(), files[i].path.c_str()) != 0) {
-      const std::string why = std::strerror(errno);
-      for (size_t k = i; k < temporaries.size(); ++k) std::remove(temporaries[k].c_str());
-      throw InputError(files[i].path + ": cannot move the output into place: " + why);
-    }
-  }
+  OutputBatch batch;
+  for (const auto& f : files) batch.add(f.path, f.contents);
+  batch.commit();
 }
 
 void write_message(const std::string& path, Format format, const google::protobuf::Message& msg) {
