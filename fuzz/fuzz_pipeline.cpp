@@ -86,9 +86,19 @@ void run(const uint8_t* data, size_t size, Format format) {
   if (format == Format::Binary) check_parallel_parse(bytes, message.get());
   ValidateOptions limits;
   limits.max_nodes = 100'000;
-  const Graph joint = validate(std::move(message), "fuzz-input", limits);
+  const Graph joint = validate(message, "fuzz-input", limits);
   const Settings s = settings_for(data, size);
   const Partitioned p = partition_joint(joint, s);
+  // The CLI partitions from the joint graph's own nodes (prepare_consuming):
+  // it must give the same partition as partitioning from copies.
+  {
+    Graph consumed = validate(message, "fuzz-input", limits);
+    const Partitioned q = partition_joint_releasing(consumed, s);
+    if (partition_bytes(q.prepared.graph, q.result.classification, q.result.extraction, s) !=
+        partition_bytes(p.prepared.graph, p.result.classification, p.result.extraction, s)) {
+      throw std::logic_error("partition_joint_releasing differs from partition_joint");
+    }
+  }
 
   const proto::Partition out = partition_message(p.prepared.graph, p.result.classification, p.result.extraction, s);
   for (Format f : {Format::Binary, Format::Text, Format::Json}) serialize_message(out, f);
