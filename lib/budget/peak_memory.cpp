@@ -141,9 +141,9 @@ void append_backward_order(const Graph& g, const Extraction& e, const std::vecto
   const NodeId count = g.size();
   std::vector<bool> recomputed(count, false), emitted(count, false);
   for (NodeId id : e.recomputed) recomputed[id] = true;
-  auto in_backward = [&](NodeId id) {
-    return e.backward.keep[id] && !bw_input[id] && g[id].op != OpKind::Output;
-  };
+  // The output node is the graph's last (validate.cpp): tested by id, not
+  // by reading its Node (a cache miss per edge on large graphs).
+  auto in_backward = [&](NodeId id) { return e.backward.keep[id] && !bw_input[id] && id != g.output_node(); };
   std::vector<std::pair<NodeId, size_t>> stack;  // node, next input to visit
   for (NodeId root = 0; root < count; ++root) {
     if (!in_backward(root) || recomputed[root] || emitted[root]) continue;
@@ -185,7 +185,7 @@ PeakMemory simulate_peak_memory(const Graph& g, const Classification& c, const E
   // forward outputs and saved values outlive the pass.
   std::vector<NodeId> fw_order;
   for (NodeId id = 0; id < count; ++id) {
-    if (e.forward.keep[id] && g[id].op != OpKind::Output) fw_order.push_back(id);
+    if (e.forward.keep[id] && id != g.output_node()) fw_order.push_back(id);
   }
   std::vector<bool> fw_retained(count, false);
   for (NodeId id : c.fwd_outputs) {

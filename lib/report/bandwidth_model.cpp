@@ -33,7 +33,7 @@ class PassCoster {
       : g_(g), pass_(pass), f_(f), ops_(ops), device_(d), o_(o), n_(static_cast<size_t>(g.size())) {
     numel_.assign(n_, 0);
     for (NodeId id = 0; id < g.size(); ++id) {
-      if (pass.keep[id] && g[id].op != OpKind::Output) numel_[id] = value_numel(g, id);
+      if (runs_in_pass(g, pass, id)) numel_[id] = value_numel(g, id);
     }
     demand_.assign(n_, 0);
     mark_.assign(n_, 0);
@@ -57,7 +57,7 @@ class PassCoster {
  private:
   enum Mark : uint8_t { kNone, kClosure, kLoad };
 
-  bool in_pass(NodeId id) const { return id >= 0 && pass_.keep[id] && g_[id].op != OpKind::Output; }
+  bool in_pass(NodeId id) const { return runs_in_pass(g_, pass_, id); }
 
   // Elements of `x` that consumer `c` needs when `d` elements of `c` are needed.
   uint64_t need(NodeId x, NodeId c, uint64_t d) const {

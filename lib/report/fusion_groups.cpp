@@ -62,7 +62,7 @@ class Grouper {
     first_ = std::move(first);
   }
 
-  bool in_pass(NodeId id) const { return id >= 0 && pass_.keep[id] && g_[id].op != OpKind::Output; }
+  bool in_pass(NodeId id) const { return runs_in_pass(g_, pass_, id); }
 
   bool in_memory(NodeId id) const {
     const NodeRole r = f_.role[id];

@@ -62,7 +62,7 @@ class SiblingMerger {
   }
 
  private:
-  bool in_pass(NodeId id) const { return id >= 0 && pass_.keep[id] && g_[id].op != OpKind::Output; }
+  bool in_pass(NodeId id) const { return runs_in_pass(g_, pass_, id); }
 
   // A node the pass computes after its inputs: the search for a path
   // between two kernels follows these (an input of the pass, such as a
