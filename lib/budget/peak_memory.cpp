@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <vector>
 
+#include "analysis/node_op_classes.h"
+
 namespace pt {
 
 namespace {
@@ -14,12 +16,12 @@ namespace {
 // alive when the pass ends.
 struct PassSimulation {
   const Graph& g;
-  const OpClasses& ops;
+  const NodeOpClasses& ops;
 
   bool is_alias(NodeId id, const std::vector<bool>& is_input) const {
     if (is_input[id]) return false;
     const Node& n = g[id];
-    return !n.positional_inputs.empty() && (ops.is_view(n) || n.packet == "operator.getitem");
+    return !n.positional_inputs.empty() && (ops.is_view(id) || n.packet == "operator.getitem");
   }
 
   bool same_buffer(NodeId a, NodeId b) const {
@@ -95,7 +97,7 @@ struct PassSimulation {
     if (!stored.empty() && rules.write_in_place) {
       for (size_t pos = 0; pos < order.size(); ++pos) {
         const NodeId id = order[pos];
-        if (is_input[id] || root[id] != id || !allocates(id) || !ops.is_fusible_op(g[id])) continue;
+        if (is_input[id] || root[id] != id || !allocates(id) || !ops.is_fusible_op(id)) continue;
         collect_reads(id);
         for (NodeId r : reads) {
           if (last_use[r] == static_cast<int64_t>(pos) && !keep[r] && !taken[r] && same_buffer(r, id)) {
@@ -176,7 +178,8 @@ PeakMemory simulate_peak_memory(const Graph& g, const Classification& c, const E
                                 const Materialized& materialized) {
   const NodeId count = g.size();
   PeakMemory m;
-  PassSimulation sim{g, ops};
+  const NodeOpClasses node_ops(g, ops);
+  PassSimulation sim{g, node_ops};
 
   for (NodeId id : c.inputs) m.input_bytes += g[id].size_bytes;
   for (NodeId id : e.fw_saved_outputs()) m.saved_bytes += g[id].size_bytes;

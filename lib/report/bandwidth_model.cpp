@@ -28,7 +28,7 @@ uint64_t scaled(uint64_t a, uint64_t num, uint64_t den) {
 
 class PassCoster {
  public:
-  PassCoster(const Graph& g, const Subgraph& pass, const FusionGroups& f, const OpClasses& ops, const Device& d,
+  PassCoster(const Graph& g, const Subgraph& pass, const FusionGroups& f, const NodeOpClasses& ops, const Device& d,
              const BandwidthOptions& o)
       : g_(g), pass_(pass), f_(f), ops_(ops), device_(d), o_(o), n_(static_cast<size_t>(g.size())) {
     numel_.assign(n_, 0);
@@ -67,7 +67,7 @@ class PassCoster {
     const Node& cn = g_[c];
     const bool index_source = o_.indexing_reads_selection && is_indexing(cn) && !cn.positional_inputs.empty() &&
                               cn.positional_inputs[0] == x;
-    if (index_source || ops_.is_view(cn) || nx <= nc) return std::min(nx, d);
+    if (index_source || ops_.is_view(c) || nx <= nc) return std::min(nx, d);
     return std::min(nx, scaled(d, nx, nc));
   }
 
@@ -150,7 +150,7 @@ class PassCoster {
       ke.stores.push_back({r, b});
       ke.bytes_stored += b;
     }
-    if (!ke.fused && ops_.is_compute_intensive(g_[roots.front()])) {
+    if (!ke.fused && ops_.is_compute_intensive(roots.front())) {
       ke.flops = count_flops_if_readable(g_, roots.front());  // 0: memory time only
     }
     const bool derate = o_.apply_device_efficiency;
@@ -172,7 +172,7 @@ class PassCoster {
   const Graph& g_;
   const Subgraph& pass_;
   const FusionGroups& f_;
-  const OpClasses& ops_;
+  const NodeOpClasses& ops_;
   const Device& device_;
   const BandwidthOptions& o_;
   size_t n_;
@@ -181,15 +181,21 @@ class PassCoster {
   std::vector<uint8_t> mark_;
 };
 
+PassEstimate cost_pass(const Graph& g, const Subgraph& pass, const std::vector<NodeId>& outputs,
+                       const NodeOpClasses& ops, const Device& device, const BandwidthOptions& o,
+                       const std::vector<NodeId>& recomputed) {
+  const FusionGroups f = group_kernels(g, pass, outputs, ops, o, recomputed);
+  PassEstimate out = PassCoster(g, pass, f, ops, device, o).run();
+  out.stored = f.stored;
+  return out;
+}
+
 }  // namespace
 
 PassEstimate estimate_pass(const Graph& g, const Subgraph& pass, const std::vector<NodeId>& outputs,
                            const OpClasses& ops, const Device& device, const BandwidthOptions& o,
                            const std::vector<NodeId>& recomputed) {
-  const FusionGroups f = group_kernels(g, pass, outputs, ops, o, recomputed);
-  PassEstimate out = PassCoster(g, pass, f, ops, device, o).run();
-  out.stored = f.stored;
-  return out;
+  return cost_pass(g, pass, outputs, NodeOpClasses(g, ops), device, o, recomputed);
 }
 
 BandwidthEstimate estimate_bandwidth(const Graph& prepared, const PartitionResult& r, const OpClasses& ops,
@@ -201,8 +207,9 @@ BandwidthEstimate estimate_bandwidth(const Graph& prepared, const PartitionResul
   BandwidthEstimate out;
   out.device = device;
   if (!o.apply_device_efficiency) out.device.memory_efficiency = out.device.matmul_efficiency = 1;  // as costed
-  out.forward = estimate_pass(prepared, e.forward, fw_outputs, ops, device, o);
-  out.backward = estimate_pass(prepared, e.backward, r.classification.bwd_outputs, ops, device, o, e.recomputed);
+  const NodeOpClasses node_ops(prepared, ops);  // one lookup per node for both passes
+  out.forward = cost_pass(prepared, e.forward, fw_outputs, node_ops, device, o, {});
+  out.backward = cost_pass(prepared, e.backward, r.classification.bwd_outputs, node_ops, device, o, e.recomputed);
   return out;
 }
 

@@ -19,7 +19,7 @@ bool is_tensor_valued(const Node& n) { return n.value_kind == ValueKind::Tensor 
 
 class Grouper {
  public:
-  Grouper(const Graph& g, const Subgraph& pass, const OpClasses& ops, const BandwidthOptions& o,
+  Grouper(const Graph& g, const Subgraph& pass, const NodeOpClasses& ops, const BandwidthOptions& o,
           const std::vector<NodeId>& recomputed)
       : g_(g), pass_(pass), ops_(ops), o_(o), recomputed_(recomputed), n_(static_cast<size_t>(g.size())) {
     f_.role.assign(n_, NodeRole::Absent);
@@ -84,7 +84,7 @@ class Grouper {
       role = NodeRole::Memory;
     } else if (!is_tensor_valued(n)) {
       role = NodeRole::Host;
-    } else if (n.packet == "operator.getitem" || ops_.is_view(n)) {
+    } else if (n.packet == "operator.getitem" || ops_.is_view(id)) {
       const NodeId base = view_base(n);
       if (base == kNoNode || in_memory(base)) {
         // A getitem of a stored tuple is its own stored tensor; a view of
@@ -93,7 +93,7 @@ class Grouper {
       } else {
         join_or_start(id);
       }
-    } else if (ops_.is_fusible_op(n)) {
+    } else if (ops_.is_fusible_op(id)) {
       join_or_start(id);
       f_.reduction[id] = has_tag(g_, id, "reduction");
     } else {
@@ -239,7 +239,7 @@ class Grouper {
 
   // Follows fused views down to the fused value they show.
   NodeId fused_base(NodeId id) const {
-    while (ops_.is_view(g_[id]) && !f_.reduction[id]) {
+    while (ops_.is_view(id) && !f_.reduction[id]) {
       const NodeId base = view_base(g_[id]);
       if (base == kNoNode || f_.role[base] != NodeRole::Fused) break;
       id = base;
@@ -251,7 +251,7 @@ class Grouper {
   // kernels load the base instead of computing the view again.
   void demote_stored_views() {
     for (NodeId id = 0; id < g_.size(); ++id) {
-      if (f_.role[id] != NodeRole::Fused || !ops_.is_view(g_[id])) continue;
+      if (f_.role[id] != NodeRole::Fused || !ops_.is_view(id)) continue;
       const NodeId base = fused_base(id);
       if (base != id && f_.stored[base]) {
         f_.role[id] = NodeRole::Alias;
@@ -262,7 +262,7 @@ class Grouper {
 
   const Graph& g_;
   const Subgraph& pass_;
-  const OpClasses& ops_;
+  const NodeOpClasses& ops_;
   const BandwidthOptions& o_;
   const std::vector<NodeId>& recomputed_;
   size_t n_;
@@ -283,7 +283,7 @@ NodeId view_base(const Node& n) {
 }
 
 FusionGroups group_kernels(const Graph& g, const Subgraph& pass, const std::vector<NodeId>& outputs,
-                           const OpClasses& ops, const BandwidthOptions& o, const std::vector<NodeId>& recomputed) {
+                           const NodeOpClasses& ops, const BandwidthOptions& o, const std::vector<NodeId>& recomputed) {
   return Grouper(g, pass, ops, o, recomputed).run(outputs);
 }
 

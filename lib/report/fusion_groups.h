@@ -25,7 +25,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "analysis/op_classes.h"
+#include "analysis/node_op_classes.h"
 #include "analysis/subgraph.h"
 #include "graph/graph.h"
 #include "report/bandwidth_options.h"
@@ -60,6 +60,6 @@ inline bool runs_in_pass(const Graph& g, const Subgraph& pass, NodeId id) {
 // returns (forward outputs and saved values, or gradients).
 // `recomputed`: the forward nodes the pass computes again (the backward's).
 FusionGroups group_kernels(const Graph& g, const Subgraph& pass, const std::vector<NodeId>& outputs,
-                           const OpClasses& ops, const BandwidthOptions& o, const std::vector<NodeId>& recomputed = {});
+                           const NodeOpClasses& ops, const BandwidthOptions& o, const std::vector<NodeId>& recomputed = {});
 
 }  // namespace pt
