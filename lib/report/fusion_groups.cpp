@@ -19,9 +19,9 @@ bool is_tensor_valued(const Node& n) { return n.value_kind == ValueKind::Tensor 
 
 class Grouper {
  public:
-  Grouper(const Graph& g, const Subgraph& pass, const NodeOpClasses& ops, const BandwidthOptions& o,
-          const std::vector<NodeId>& recomputed)
-      : g_(g), pass_(pass), ops_(ops), o_(o), recomputed_(recomputed), n_(static_cast<size_t>(g.size())) {
+  Grouper(const Graph& g, const Subgraph& pass, const NodeOpClasses& ops, const std::vector<uint64_t>& numel,
+          const BandwidthOptions& o, const std::vector<NodeId>& recomputed)
+      : g_(g), pass_(pass), ops_(ops), numel_(numel), o_(o), recomputed_(recomputed), n_(static_cast<size_t>(g.size())) {
     f_.role.assign(n_, NodeRole::Absent);
     f_.kernel.assign(n_, -1);
     f_.reduction.assign(n_, false);
@@ -34,7 +34,7 @@ class Grouper {
     for (NodeId id = 0; id < g_.size(); ++id) {
       if (in_pass(id)) assign(id);
     }
-    if (o_.merge_sibling_kernels) renumber(merge_sibling_kernels(g_, pass_, f_, first_, recomputed_, o_));
+    if (o_.merge_sibling_kernels) renumber(merge_sibling_kernels(g_, pass_, f_, first_, numel_, recomputed_, o_));
     std::vector<bool> is_output(n_, false);
     for (NodeId id : outputs) {
       if (id != kNoNode && in_pass(id)) is_output[id] = true;
@@ -263,6 +263,7 @@ class Grouper {
   const Graph& g_;
   const Subgraph& pass_;
   const NodeOpClasses& ops_;
+  const std::vector<uint64_t>& numel_;  // per node
   const BandwidthOptions& o_;
   const std::vector<NodeId>& recomputed_;
   size_t n_;
@@ -283,8 +284,9 @@ NodeId view_base(const Node& n) {
 }
 
 FusionGroups group_kernels(const Graph& g, const Subgraph& pass, const std::vector<NodeId>& outputs,
-                           const NodeOpClasses& ops, const BandwidthOptions& o, const std::vector<NodeId>& recomputed) {
-  return Grouper(g, pass, ops, o, recomputed).run(outputs);
+                           const NodeOpClasses& ops, const std::vector<uint64_t>& numel, const BandwidthOptions& o,
+                           const std::vector<NodeId>& recomputed) {
+  return Grouper(g, pass, ops, numel, o, recomputed).run(outputs);
 }
 
 }  // namespace pt

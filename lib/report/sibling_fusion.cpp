@@ -5,7 +5,6 @@
 #include <numeric>
 #include <utility>
 
-#include "report/value_numel.h"
 
 namespace pt {
 
@@ -17,8 +16,8 @@ constexpr size_t kMaxFusionSize = 64;
 class SiblingMerger {
  public:
   SiblingMerger(const Graph& g, const Subgraph& pass, const FusionGroups& f, const std::vector<NodeId>& first,
-                const std::vector<NodeId>& recomputed, const BandwidthOptions& o)
-      : g_(g), pass_(pass), f_(f), o_(o), kernels_(first.size()) {
+                const std::vector<uint64_t>& numel, const std::vector<NodeId>& recomputed, const BandwidthOptions& o)
+      : g_(g), pass_(pass), f_(f), o_(o), numel_(numel), kernels_(first.size()) {
     place_recomputed(recomputed);
   }
 
@@ -144,13 +143,7 @@ class SiblingMerger {
     return {lo, hi};
   }
 
-  // value_numel reads the tensor's shape from the message: once per buffer.
-  uint64_t numel(NodeId id) {
-    constexpr uint64_t kUnknown = ~uint64_t{0};
-    if (numel_.empty()) numel_.assign(static_cast<size_t>(g_.size()), kUnknown);
-    if (numel_[id] == kUnknown) numel_[id] = value_numel(g_, id);
-    return numel_[id];
-  }
+  uint64_t numel(NodeId id) const { return numel_[static_cast<size_t>(id)]; }
 
   int32_t find(int32_t k) {
     while (parent_[k] != k) k = parent_[k] = parent_[parent_[k]];
@@ -222,11 +215,11 @@ class SiblingMerger {
   const Subgraph& pass_;
   const FusionGroups& f_;
   const BandwidthOptions& o_;
+  const std::vector<uint64_t>& numel_;  // per node
   size_t kernels_;
   std::vector<int32_t> parent_;
   std::vector<std::vector<NodeId>> members_;  // per group root, graph order
   std::vector<uint64_t> max_read_;
-  std::vector<uint64_t> numel_;  // per node, filled on first use
   std::vector<NodeId> position_;  // per node: its place in the emitted pass
   std::vector<int> seen_;
   int stamp_ = 0;
@@ -236,9 +229,9 @@ class SiblingMerger {
 }  // namespace
 
 std::vector<int32_t> merge_sibling_kernels(const Graph& g, const Subgraph& pass, const FusionGroups& f,
-                                           const std::vector<NodeId>& first, const std::vector<NodeId>& recomputed,
-                                           const BandwidthOptions& o) {
-  return SiblingMerger(g, pass, f, first, recomputed, o).run();
+                                           const std::vector<NodeId>& first, const std::vector<uint64_t>& numel,
+                                           const std::vector<NodeId>& recomputed, const BandwidthOptions& o) {
+  return SiblingMerger(g, pass, f, first, numel, recomputed, o).run();
 }
 
 }  // namespace pt

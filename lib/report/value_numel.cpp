@@ -25,4 +25,10 @@ uint64_t value_numel(const Graph& g, NodeId id) {
   return n;
 }
 
+std::vector<uint64_t> value_numels(const Graph& g) {
+  std::vector<uint64_t> out(static_cast<size_t>(g.size()));
+  for (NodeId id = 0; id < g.size(); ++id) out[static_cast<size_t>(id)] = value_numel(g, id);
+  return out;
+}
+
 }  // namespace pt
