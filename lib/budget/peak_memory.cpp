@@ -109,13 +109,13 @@ struct PassSimulation {
     }
     // Frees scheduled per position.
     std::vector<std::vector<NodeId>> frees(order.size());
-    for (NodeId id : order) {
+    for (size_t produced = 0; produced < order.size(); ++produced) {
+      const NodeId id = order[produced];
       if (root[id] != id || keep[id] || taken[id] || (!is_input[id] && !allocates(id))) continue;
       const int64_t at = last_use[id];
-      // A value nobody reads is freed right after it is produced.
-      const size_t pos = at >= 0 ? static_cast<size_t>(at)
-                                 : static_cast<size_t>(std::find(order.begin(), order.end(), id) - order.begin());
-      frees[pos].push_back(id);
+      // A value nobody reads is freed right after it is produced (found by
+      // its position, not by a search of the order: quadratic in unread values).
+      frees[at >= 0 ? static_cast<size_t>(at) : produced].push_back(id);
     }
     for (size_t pos = 0; pos < order.size(); ++pos) {
       const NodeId id = order[pos];
@@ -145,7 +145,8 @@ void append_backward_order(const Graph& g, const Extraction& e, const std::vecto
   for (NodeId id : e.recomputed) recomputed[id] = true;
   // The output node is the graph's last (validate.cpp): tested by id, not
   // by reading its Node (a cache miss per edge on large graphs).
-  auto in_backward = [&](NodeId id) { return e.backward.keep[id] && !bw_input[id] && id != g.output_node(); };
+  const NodeId output = g.output_node();
+  auto in_backward = [&](NodeId id) { return e.backward.keep[id] && !bw_input[id] && id != output; };
   std::vector<std::pair<NodeId, size_t>> stack;  // node, next input to visit
   for (NodeId root = 0; root < count; ++root) {
     if (!in_backward(root) || recomputed[root] || emitted[root]) continue;
