@@ -28,9 +28,9 @@ uint64_t scaled(uint64_t a, uint64_t num, uint64_t den) {
 
 class PassCoster {
  public:
-  PassCoster(const Graph& g, const Subgraph& pass, const FusionGroups& f, const NodeOpClasses& ops,
+  PassCoster(const Graph& g, const FusionGroups& f, const NodeOpClasses& ops,
              const std::vector<uint64_t>& numel, const Device& d, const BandwidthOptions& o)
-      : g_(g), pass_(pass), f_(f), ops_(ops), numel_(numel), device_(d), o_(o), n_(static_cast<size_t>(g.size())) {
+      : g_(g), f_(f), ops_(ops), numel_(numel), device_(d), o_(o), n_(static_cast<size_t>(g.size())) {
     demand_.assign(n_, 0);
     mark_.assign(n_, 0);
   }
@@ -53,7 +53,7 @@ class PassCoster {
  private:
   enum Mark : uint8_t { kNone, kClosure, kLoad };
 
-  bool in_pass(NodeId id) const { return runs_in_pass(g_, pass_, id); }
+  bool in_pass(NodeId id) const { return runs_in_pass(f_, id); }
 
   // Elements of `x` that consumer `c` needs when `d` elements of `c` are needed.
   uint64_t need(NodeId x, NodeId c, uint64_t d) const {
@@ -176,7 +176,6 @@ class PassCoster {
   }
 
   const Graph& g_;
-  const Subgraph& pass_;
   const FusionGroups& f_;
   const NodeOpClasses& ops_;
   const std::vector<uint64_t>& numel_;  // per node (read only for nodes of the pass)
@@ -192,7 +191,7 @@ PassEstimate cost_pass(const Graph& g, const Subgraph& pass, const std::vector<N
                        const NodeOpClasses& ops, const std::vector<uint64_t>& numel, const Device& device,
                        const BandwidthOptions& o, const std::vector<NodeId>& recomputed) {
   const FusionGroups f = group_kernels(g, pass, outputs, ops, numel, o, recomputed);
-  PassEstimate out = PassCoster(g, pass, f, ops, numel, device, o).run();
+  PassEstimate out = PassCoster(g, f, ops, numel, device, o).run();
   out.stored = f.stored;
   return out;
 }

@@ -28,13 +28,16 @@ class Grouper {
     f_.stored.assign(n_, false);
     forced_.assign(n_, false);
     seen_.assign(n_, 0);
+    // The output node is always the last node (validate.cpp).
+    runs_.assign(n_, 0);
+    for (NodeId id = 0; id < g.output_node(); ++id) runs_[id] = pass.keep[id];
   }
 
   FusionGroups run(const std::vector<NodeId>& outputs) {
     for (NodeId id = 0; id < g_.size(); ++id) {
       if (in_pass(id)) assign(id);
     }
-    if (o_.merge_sibling_kernels) renumber(merge_sibling_kernels(g_, pass_, f_, first_, numel_, recomputed_, o_));
+    if (o_.merge_sibling_kernels) renumber(merge_sibling_kernels(g_, f_, first_, numel_, recomputed_, o_));
     std::vector<bool> is_output(n_, false);
     for (NodeId id : outputs) {
       if (id != kNoNode && in_pass(id)) is_output[id] = true;
@@ -62,7 +65,8 @@ class Grouper {
     first_ = std::move(first);
   }
 
-  bool in_pass(NodeId id) const { return runs_in_pass(g_, pass_, id); }
+  // Kept by the pass and not the output node.
+  bool in_pass(NodeId id) const { return id >= 0 && runs_[id]; }
 
   bool in_memory(NodeId id) const {
     const NodeRole r = f_.role[id];
@@ -270,6 +274,7 @@ class Grouper {
   FusionGroups f_;
   std::vector<NodeId> first_;  // per kernel: its first member
   std::vector<bool> forced_;
+  std::vector<uint8_t> runs_;  // per node: in_pass, one byte each (asked on every edge)
   std::vector<int> seen_;
   int stamp_ = 0;
   std::vector<NodeId> stack_;

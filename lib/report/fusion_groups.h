@@ -48,13 +48,11 @@ struct FusionGroups {
 // The node a view or getitem reads: its first positional node argument.
 NodeId view_base(const Node& n);
 
-// Whether the pass runs `id`: kept by it and not the output node. The output
-// node is always the graph's last (validate.cpp), so this reads no Node: the
-// kernel searches call it on every edge, and a Node's cache line missed
-// there cost more than the search itself on graphs of 10^4 nodes.
-inline bool runs_in_pass(const Graph& g, const Subgraph& pass, NodeId id) {
-  return id >= 0 && pass.keep[id] && id != g.output_node();
-}
+// Whether the pass runs `id`, once grouped: every node the pass runs has a
+// role, every other node is Absent. One byte per node: the kernel searches
+// ask on every edge, where reading the Node (is it the output node?) and
+// the pass's bit mask cost more than the search itself on large graphs.
+inline bool runs_in_pass(const FusionGroups& f, NodeId id) { return id >= 0 && f.role[id] != NodeRole::Absent; }
 
 // `pass`: the keep and input masks of the extracted graph; `outputs`: what it
 // returns (forward outputs and saved values, or gradients); `numel`: each
