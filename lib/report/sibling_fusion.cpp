@@ -28,6 +28,10 @@ class SiblingMerger {
     for (NodeId id = 0; id < g_.size(); ++id) {
       if (f_.role[id] == NodeRole::Fused && f_.kernel[id] >= 0) members_[f_.kernel[id]].push_back(id);
     }
+    spans_.resize(kernels_);
+    for (size_t k = 0; k < kernels_; ++k) {
+      if (!members_[k].empty()) spans_[k] = span_of(members_[k]);
+    }
     max_read_.assign(kernels_, 0);
     seen_.assign(static_cast<size_t>(g_.size()), 0);
     std::vector<std::pair<NodeId, int32_t>> full_reads;  // (buffer, kernel): reads of the kernel's largest size
@@ -144,14 +148,16 @@ class SiblingMerger {
   bool too_far_apart(int32_t a, int32_t b) const {
     constexpr NodeId kMaxSchedulerNodes = 64;
     constexpr NodeId kGraphNodesPerSchedulerNode = 4;
-    const auto [a_lo, a_hi] = span(a);
-    const auto [b_lo, b_hi] = span(b);
+    const auto [a_lo, a_hi] = spans_[a];
+    const auto [b_lo, b_hi] = spans_[b];
     return std::max(std::abs(a_lo - b_hi), std::abs(b_lo - a_hi)) > kMaxSchedulerNodes * kGraphNodesPerSchedulerNode;
   }
 
-  std::pair<NodeId, NodeId> span(int32_t k) const {
-    NodeId lo = position_[members_[k].front()], hi = lo;
-    for (NodeId m : members_[k]) lo = std::min(lo, position_[m]), hi = std::max(hi, position_[m]);
+  // First and last emitted position of `members` (kept per group in spans_,
+  // not walked again for each candidate pair).
+  std::pair<NodeId, NodeId> span_of(const std::vector<NodeId>& members) const {
+    NodeId lo = position_[members.front()], hi = lo;
+    for (NodeId m : members) lo = std::min(lo, position_[m]), hi = std::max(hi, position_[m]);
     return {lo, hi};
   }
 
@@ -217,6 +223,7 @@ class SiblingMerger {
     if (!acyclic(a, b)) return;
     if (b < a) std::swap(a, b);
     parent_[b] = a;
+    spans_[a] = {std::min(spans_[a].first, spans_[b].first), std::max(spans_[a].second, spans_[b].second)};
     auto& into = members_[a];
     const auto mid = into.insert(into.end(), members_[b].begin(), members_[b].end());
     std::inplace_merge(into.begin(), mid, into.end());  // graph order: back() is the last node
@@ -230,6 +237,7 @@ class SiblingMerger {
   size_t kernels_;
   std::vector<int32_t> parent_;
   std::vector<std::vector<NodeId>> members_;  // per group root, graph order
+  std::vector<std::pair<NodeId, NodeId>> spans_;  // per group root: span_of its members
   std::vector<uint64_t> max_read_;
   std::vector<NodeId> position_;  // per node: its place in the emitted pass
   std::vector<int> seen_;
