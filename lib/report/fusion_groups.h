@@ -56,7 +56,7 @@ inline bool runs_in_pass(const FusionGroups& f, NodeId id) { return id >= 0 && f
 
 // `pass`: the keep and input masks of the extracted graph; `outputs`: what it
 // returns (forward outputs and saved values, or gradients); `numel`: each
-// node's value_numel (value_numel.h), for the sibling fusion.
+// node's Node::numel (value_numel.h), for the sibling fusion.
 // `recomputed`: the forward nodes the pass computes again (the backward's).
 FusionGroups group_kernels(const Graph& g, const Subgraph& pass, const std::vector<NodeId>& outputs,
                            const NodeOpClasses& ops, const std::vector<uint64_t>& numel, const BandwidthOptions& o,

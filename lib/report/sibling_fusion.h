@@ -36,7 +36,7 @@ namespace pt {
 
 // `f` holds the roles (Absent: not in the pass) and home kernels of the
 // vertical grouping (members and stores not yet decided), `first` each
-// kernel's first node, `numel` each node's value_numel (value_numel.h).
+// kernel's first node, `numel` each node's Node::numel (value_numel.h).
 // Returns, per kernel, the kernel it runs in afterwards: ids 0..m-1, in the
 // order of the kernels' first nodes.
 // `recomputed`: the forward nodes this pass computes again, graph order.
