@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <vector>
 
+#include "analysis/node_op_classes.h"
+
 namespace pt {
 
 namespace {
@@ -14,12 +16,12 @@ namespace {
 // alive when the pass ends.
 struct PassSimulation {
   const Graph& g;
-  const OpClasses& ops;
+  const NodeOpClasses& ops;
 
   bool is_alias(NodeId id, const std::vector<bool>& is_input) const {
     if (is_input[id]) return false;
     const Node& n = g[id];
-    return !n.positional_inputs.empty() && (ops.is_view(n) || n.packet == "operator.getitem");
+    return !n.positional_inputs.empty() && (ops.is_view(id) || n.packet == "operator.getitem");
   }
 
   bool same_buffer(NodeId a, NodeId b) const {
@@ -95,7 +97,7 @@ struct PassSimulation {
     if (!stored.empty() && rules.write_in_place) {
       for (size_t pos = 0; pos < order.size(); ++pos) {
         const NodeId id = order[pos];
-        if (is_input[id] || root[id] != id || !allocates(id) || !ops.is_fusible_op(g[id])) continue;
+        if (is_input[id] || root[id] != id || !allocates(id) || !ops.is_fusible_op(id)) continue;
         collect_reads(id);
         for (NodeId r : reads) {
           if (last_use[r] == static_cast<int64_t>(pos) && !keep[r] && !taken[r] && same_buffer(r, id)) {
@@ -107,13 +109,13 @@ struct PassSimulation {
     }
     // Frees scheduled per position.
     std::vector<std::vector<NodeId>> frees(order.size());
-    for (NodeId id : order) {
+    for (size_t produced = 0; produced < order.size(); ++produced) {
+      const NodeId id = order[produced];
       if (root[id] != id || keep[id] || taken[id] || (!is_input[id] && !allocates(id))) continue;
       const int64_t at = last_use[id];
-      // A value nobody reads is freed right after it is produced.
-      const size_t pos = at >= 0 ? static_cast<size_t>(at)
-                                 : static_cast<size_t>(std::find(order.begin(), order.end(), id) - order.begin());
-      frees[pos].push_back(id);
+      // A value nobody reads is freed right after it is produced (found by
+      // its position, not by a search of the order: quadratic in unread values).
+      frees[at >= 0 ? static_cast<size_t>(at) : produced].push_back(id);
     }
     for (size_t pos = 0; pos < order.size(); ++pos) {
       const NodeId id = order[pos];
@@ -141,9 +143,10 @@ void append_backward_order(const Graph& g, const Extraction& e, const std::vecto
   const NodeId count = g.size();
   std::vector<bool> recomputed(count, false), emitted(count, false);
   for (NodeId id : e.recomputed) recomputed[id] = true;
-  auto in_backward = [&](NodeId id) {
-    return e.backward.keep[id] && !bw_input[id] && g[id].op != OpKind::Output;
-  };
+  // The output node is the graph's last (validate.cpp): tested by id, not
+  // by reading its Node (a cache miss per edge on large graphs).
+  const NodeId output = g.output_node();
+  auto in_backward = [&](NodeId id) { return e.backward.keep[id] && !bw_input[id] && id != output; };
   std::vector<std::pair<NodeId, size_t>> stack;  // node, next input to visit
   for (NodeId root = 0; root < count; ++root) {
     if (!in_backward(root) || recomputed[root] || emitted[root]) continue;
@@ -176,7 +179,8 @@ PeakMemory simulate_peak_memory(const Graph& g, const Classification& c, const E
                                 const Materialized& materialized) {
   const NodeId count = g.size();
   PeakMemory m;
-  PassSimulation sim{g, ops};
+  const NodeOpClasses node_ops(g, ops);
+  PassSimulation sim{g, node_ops};
 
   for (NodeId id : c.inputs) m.input_bytes += g[id].size_bytes;
   for (NodeId id : e.fw_saved_outputs()) m.saved_bytes += g[id].size_bytes;
@@ -185,7 +189,7 @@ PeakMemory simulate_peak_memory(const Graph& g, const Classification& c, const E
   // forward outputs and saved values outlive the pass.
   std::vector<NodeId> fw_order;
   for (NodeId id = 0; id < count; ++id) {
-    if (e.forward.keep[id] && g[id].op != OpKind::Output) fw_order.push_back(id);
+    if (e.forward.keep[id] && id != g.output_node()) fw_order.push_back(id);
   }
   std::vector<bool> fw_retained(count, false);
   for (NodeId id : c.fwd_outputs) {

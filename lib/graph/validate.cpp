@@ -265,11 +265,19 @@ class Validator {
     return zero ? 0 : bytes;
   }
 
+  // The product of the shape (exact: tensor_bytes bounds it, or a 0 makes it 0).
+  static uint64_t tensor_numel(const proto::TensorMeta& t) {
+    uint64_t n = 1;
+    for (int64_t d : t.shape()) n *= static_cast<uint64_t>(d);
+    return n;
+  }
+
   void read_value(const proto::Node& pn, const proto::Value& v, Node& n) {
     switch (v.kind_case()) {
       case proto::Value::kTensor:
         n.value_kind = ValueKind::Tensor;
         n.size_bytes = tensor_bytes(pn, v.tensor(), "val.tensor");
+        n.numel = tensor_numel(v.tensor());
         break;
       case proto::Value::kTuple: {
         n.value_kind = ValueKind::Tuple;
@@ -286,7 +294,7 @@ class Validator {
           switch (item.v->kind_case()) {
             case proto::Value::kTensor: {
               const uint64_t b = tensor_bytes(pn, item.v->tensor(), item.field + ".tensor");
-              if (item.depth == 1) n.size_bytes += b;
+              if (item.depth == 1) n.size_bytes += b, n.numel += tensor_numel(item.v->tensor());
               if (n.size_bytes > (uint64_t{1} << 62)) fail(pn, "val.tuple", "holds more than 2^62 bytes");
               break;
             }

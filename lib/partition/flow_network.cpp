@@ -16,16 +16,24 @@ int64_t FlowNetwork::used_vertex_count() const {
 }
 
 int64_t FlowNetwork::distinct_arc_count() const {
-  // Sort and count, not a std::set: one allocation in all instead of one
-  // tree node per arc (a 10^6-node graph has millions of arcs). Each
-  // (from, to) packs into one 64-bit key.
-  std::vector<uint64_t> keys;
-  keys.reserve(arcs.size());
-  for (const auto& a : arcs) {
-    keys.push_back(static_cast<uint64_t>(static_cast<uint32_t>(a.from)) << 32 | static_cast<uint32_t>(a.to));
+  // Linear, not a sort of packed (from, to) keys (a tenth of the report
+  // stage on gpt2_l96): the arcs' heads bucketed by tail (a counting sort),
+  // then each head counted once per tail by marking it with that tail.
+  std::vector<int32_t> start(static_cast<size_t>(vertex_count) + 1, 0);
+  for (const auto& a : arcs) ++start[static_cast<size_t>(a.from) + 1];
+  for (size_t v = 1; v < start.size(); ++v) start[v] += start[v - 1];
+  std::vector<int32_t> heads(arcs.size());
+  std::vector<int32_t> fill(start.begin(), start.end() - 1);
+  for (const auto& a : arcs) heads[static_cast<size_t>(fill[a.from]++)] = a.to;
+  std::vector<int32_t> marked_by(static_cast<size_t>(vertex_count), -1);
+  int64_t distinct = 0;
+  for (int32_t v = 0; v < vertex_count; ++v) {
+    for (int32_t i = start[v]; i < start[v + 1]; ++i) {
+      int32_t& mark = marked_by[static_cast<size_t>(heads[static_cast<size_t>(i)])];
+      if (mark != v) mark = v, ++distinct;
+    }
   }
-  std::sort(keys.begin(), keys.end());
-  return static_cast<int64_t>(std::unique(keys.begin(), keys.end()) - keys.begin());
+  return distinct;
 }
 
 FlowNetwork build_flow_network(const Graph& g, const Classification& c, const Settings& s, const BanOptions& o) {

@@ -28,13 +28,9 @@ uint64_t scaled(uint64_t a, uint64_t num, uint64_t den) {
 
 class PassCoster {
  public:
-  PassCoster(const Graph& g, const Subgraph& pass, const FusionGroups& f, const OpClasses& ops, const Device& d,
-             const BandwidthOptions& o)
-      : g_(g), pass_(pass), f_(f), ops_(ops), device_(d), o_(o), n_(static_cast<size_t>(g.size())) {
-    numel_.assign(n_, 0);
-    for (NodeId id = 0; id < g.size(); ++id) {
-      if (pass.keep[id] && g[id].op != OpKind::Output) numel_[id] = value_numel(g, id);
-    }
+  PassCoster(const Graph& g, const FusionGroups& f, const NodeOpClasses& ops,
+             const std::vector<uint64_t>& numel, const Device& d, const BandwidthOptions& o)
+      : g_(g), f_(f), ops_(ops), numel_(numel), device_(d), o_(o), n_(static_cast<size_t>(g.size())) {
     demand_.assign(n_, 0);
     mark_.assign(n_, 0);
   }
@@ -57,7 +53,7 @@ class PassCoster {
  private:
   enum Mark : uint8_t { kNone, kClosure, kLoad };
 
-  bool in_pass(NodeId id) const { return id >= 0 && pass_.keep[id] && g_[id].op != OpKind::Output; }
+  bool in_pass(NodeId id) const { return runs_in_pass(f_, id); }
 
   // Elements of `x` that consumer `c` needs when `d` elements of `c` are needed.
   uint64_t need(NodeId x, NodeId c, uint64_t d) const {
@@ -67,7 +63,7 @@ class PassCoster {
     const Node& cn = g_[c];
     const bool index_source = o_.indexing_reads_selection && is_indexing(cn) && !cn.positional_inputs.empty() &&
                               cn.positional_inputs[0] == x;
-    if (index_source || ops_.is_view(cn) || nx <= nc) return std::min(nx, d);
+    if (index_source || ops_.is_view(c) || nx <= nc) return std::min(nx, d);
     return std::min(nx, scaled(d, nx, nc));
   }
 
@@ -107,7 +103,13 @@ class PassCoster {
     const auto& members = f_.members[k];
     KernelEstimate ke;
     ke.fused = f_.role[members.front()] == NodeRole::Fused;
-    std::vector<NodeId> roots;
+    // Scratch lists reused from kernel to kernel (one allocation each, not
+    // four per kernel).
+    auto& roots = roots_;
+    auto& closure = closure_;
+    auto& loads = loads_;
+    auto& stack = stack_;
+    roots.clear();
     for (NodeId m : members) {
       if (f_.stored[m] || !ke.fused) roots.push_back(m);
     }
@@ -116,7 +118,9 @@ class PassCoster {
 
     // The computation: roots, then backward through members, aliases and
     // fused values computed again; loads where it reaches memory.
-    std::vector<NodeId> closure, loads, stack(roots.begin(), roots.end());
+    closure.clear();
+    loads.clear();
+    stack.assign(roots.begin(), roots.end());
     for (NodeId r : roots) mark_[r] = kClosure;
     while (!stack.empty()) {
       const NodeId c = stack.back();
@@ -150,18 +154,20 @@ class PassCoster {
       ke.stores.push_back({r, b});
       ke.bytes_stored += b;
     }
-    if (!ke.fused && ops_.is_compute_intensive(g_[roots.front()])) {
+    if (!ke.fused && ops_.is_compute_intensive(roots.front())) {
       ke.flops = count_flops_if_readable(g_, roots.front());  // 0: memory time only
     }
     const bool derate = o_.apply_device_efficiency;
     const double mem_s = static_cast<double>(ke.bytes_loaded + ke.bytes_stored) /
                          (device_.bytes_per_second * (derate ? device_.memory_efficiency : 1.0));
-    // float32 matmuls run on TF32 tensor cores, at half the bf16 rate.
-    const auto& out_val = g_.proto_node(roots.front()).val();
-    const bool fp32 = out_val.has_tensor() && out_val.tensor().dtype() == "float32";
-    const double flop_s = static_cast<double>(ke.flops) /
-                          ((fp32 ? device_.fp32_flops_per_second : device_.flops_per_second) *
-                           (derate ? device_.matmul_efficiency : 1.0));
+    double flop_s = 0;  // no FLOPs: memory time only, and no dtype read from the message
+    if (ke.flops > 0) {
+      // float32 matmuls run on TF32 tensor cores, at half the bf16 rate.
+      const auto& out_val = g_.proto_node(roots.front()).val();
+      const bool fp32 = out_val.has_tensor() && out_val.tensor().dtype() == "float32";
+      flop_s = static_cast<double>(ke.flops) / ((fp32 ? device_.fp32_flops_per_second : device_.flops_per_second) *
+                                                (derate ? device_.matmul_efficiency : 1.0));
+    }
     ke.seconds = std::max(mem_s, flop_s);
 
     for (NodeId c : closure) mark_[c] = kNone, demand_[c] = 0;
@@ -170,26 +176,32 @@ class PassCoster {
   }
 
   const Graph& g_;
-  const Subgraph& pass_;
   const FusionGroups& f_;
-  const OpClasses& ops_;
+  const NodeOpClasses& ops_;
+  const std::vector<uint64_t>& numel_;  // per node (read only for nodes of the pass)
   const Device& device_;
   const BandwidthOptions& o_;
   size_t n_;
-  std::vector<uint64_t> numel_;
   std::vector<uint64_t> demand_;
   std::vector<uint8_t> mark_;
+  std::vector<NodeId> roots_, closure_, loads_, stack_;  // cost_kernel's scratch
 };
+
+PassEstimate cost_pass(const Graph& g, const Subgraph& pass, const std::vector<NodeId>& outputs,
+                       const NodeOpClasses& ops, const std::vector<uint64_t>& numel, const Device& device,
+                       const BandwidthOptions& o, const std::vector<NodeId>& recomputed) {
+  const FusionGroups f = group_kernels(g, pass, outputs, ops, numel, o, recomputed);
+  PassEstimate out = PassCoster(g, f, ops, numel, device, o).run();
+  out.stored = f.stored;
+  return out;
+}
 
 }  // namespace
 
 PassEstimate estimate_pass(const Graph& g, const Subgraph& pass, const std::vector<NodeId>& outputs,
                            const OpClasses& ops, const Device& device, const BandwidthOptions& o,
                            const std::vector<NodeId>& recomputed) {
-  const FusionGroups f = group_kernels(g, pass, outputs, ops, o, recomputed);
-  PassEstimate out = PassCoster(g, pass, f, ops, device, o).run();
-  out.stored = f.stored;
-  return out;
+  return cost_pass(g, pass, outputs, NodeOpClasses(g, ops), value_numels(g), device, o, recomputed);
 }
 
 BandwidthEstimate estimate_bandwidth(const Graph& prepared, const PartitionResult& r, const OpClasses& ops,
@@ -201,8 +213,12 @@ BandwidthEstimate estimate_bandwidth(const Graph& prepared, const PartitionResul
   BandwidthEstimate out;
   out.device = device;
   if (!o.apply_device_efficiency) out.device.memory_efficiency = out.device.matmul_efficiency = 1;  // as costed
-  out.forward = estimate_pass(prepared, e.forward, fw_outputs, ops, device, o);
-  out.backward = estimate_pass(prepared, e.backward, r.classification.bwd_outputs, ops, device, o, e.recomputed);
+  // Looked up once per node for both passes.
+  const NodeOpClasses node_ops(prepared, ops);
+  const std::vector<uint64_t> numel = value_numels(prepared);
+  out.forward = cost_pass(prepared, e.forward, fw_outputs, node_ops, numel, device, o, {});
+  out.backward =
+      cost_pass(prepared, e.backward, r.classification.bwd_outputs, node_ops, numel, device, o, e.recomputed);
   return out;
 }
 

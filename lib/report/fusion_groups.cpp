@@ -19,22 +19,25 @@ bool is_tensor_valued(const Node& n) { return n.value_kind == ValueKind::Tensor 
 
 class Grouper {
  public:
-  Grouper(const Graph& g, const Subgraph& pass, const OpClasses& ops, const BandwidthOptions& o,
-          const std::vector<NodeId>& recomputed)
-      : g_(g), pass_(pass), ops_(ops), o_(o), recomputed_(recomputed), n_(static_cast<size_t>(g.size())) {
+  Grouper(const Graph& g, const Subgraph& pass, const NodeOpClasses& ops, const std::vector<uint64_t>& numel,
+          const BandwidthOptions& o, const std::vector<NodeId>& recomputed)
+      : g_(g), pass_(pass), ops_(ops), numel_(numel), o_(o), recomputed_(recomputed), n_(static_cast<size_t>(g.size())) {
     f_.role.assign(n_, NodeRole::Absent);
     f_.kernel.assign(n_, -1);
     f_.reduction.assign(n_, false);
     f_.stored.assign(n_, false);
     forced_.assign(n_, false);
     seen_.assign(n_, 0);
+    // The output node is always the last node (validate.cpp).
+    runs_.assign(n_, 0);
+    for (NodeId id = 0; id < g.output_node(); ++id) runs_[id] = pass.keep[id];
   }
 
   FusionGroups run(const std::vector<NodeId>& outputs) {
     for (NodeId id = 0; id < g_.size(); ++id) {
       if (in_pass(id)) assign(id);
     }
-    if (o_.merge_sibling_kernels) renumber(merge_sibling_kernels(g_, pass_, f_, first_, recomputed_, o_));
+    if (o_.merge_sibling_kernels) renumber(merge_sibling_kernels(g_, f_, first_, numel_, recomputed_, o_));
     std::vector<bool> is_output(n_, false);
     for (NodeId id : outputs) {
       if (id != kNoNode && in_pass(id)) is_output[id] = true;
@@ -62,7 +65,8 @@ class Grouper {
     first_ = std::move(first);
   }
 
-  bool in_pass(NodeId id) const { return id >= 0 && pass_.keep[id] && g_[id].op != OpKind::Output; }
+  // Kept by the pass and not the output node.
+  bool in_pass(NodeId id) const { return id >= 0 && runs_[id]; }
 
   bool in_memory(NodeId id) const {
     const NodeRole r = f_.role[id];
@@ -84,7 +88,7 @@ class Grouper {
       role = NodeRole::Memory;
     } else if (!is_tensor_valued(n)) {
       role = NodeRole::Host;
-    } else if (n.packet == "operator.getitem" || ops_.is_view(n)) {
+    } else if (n.packet == "operator.getitem" || ops_.is_view(id)) {
       const NodeId base = view_base(n);
       if (base == kNoNode || in_memory(base)) {
         // A getitem of a stored tuple is its own stored tensor; a view of
@@ -93,7 +97,7 @@ class Grouper {
       } else {
         join_or_start(id);
       }
-    } else if (ops_.is_fusible_op(n)) {
+    } else if (ops_.is_fusible_op(id)) {
       join_or_start(id);
       f_.reduction[id] = has_tag(g_, id, "reduction");
     } else {
@@ -239,7 +243,7 @@ class Grouper {
 
   // Follows fused views down to the fused value they show.
   NodeId fused_base(NodeId id) const {
-    while (ops_.is_view(g_[id]) && !f_.reduction[id]) {
+    while (ops_.is_view(id) && !f_.reduction[id]) {
       const NodeId base = view_base(g_[id]);
       if (base == kNoNode || f_.role[base] != NodeRole::Fused) break;
       id = base;
@@ -251,7 +255,7 @@ class Grouper {
   // kernels load the base instead of computing the view again.
   void demote_stored_views() {
     for (NodeId id = 0; id < g_.size(); ++id) {
-      if (f_.role[id] != NodeRole::Fused || !ops_.is_view(g_[id])) continue;
+      if (f_.role[id] != NodeRole::Fused || !ops_.is_view(id)) continue;
       const NodeId base = fused_base(id);
       if (base != id && f_.stored[base]) {
         f_.role[id] = NodeRole::Alias;
@@ -262,13 +266,15 @@ class Grouper {
 
   const Graph& g_;
   const Subgraph& pass_;
-  const OpClasses& ops_;
+  const NodeOpClasses& ops_;
+  const std::vector<uint64_t>& numel_;  // per node
   const BandwidthOptions& o_;
   const std::vector<NodeId>& recomputed_;
   size_t n_;
   FusionGroups f_;
   std::vector<NodeId> first_;  // per kernel: its first member
   std::vector<bool> forced_;
+  std::vector<uint8_t> runs_;  // per node: in_pass, one byte each (asked on every edge)
   std::vector<int> seen_;
   int stamp_ = 0;
   std::vector<NodeId> stack_;
@@ -283,8 +289,9 @@ NodeId view_base(const Node& n) {
 }
 
 FusionGroups group_kernels(const Graph& g, const Subgraph& pass, const std::vector<NodeId>& outputs,
-                           const OpClasses& ops, const BandwidthOptions& o, const std::vector<NodeId>& recomputed) {
-  return Grouper(g, pass, ops, o, recomputed).run(outputs);
+                           const NodeOpClasses& ops, const std::vector<uint64_t>& numel, const BandwidthOptions& o,
+                           const std::vector<NodeId>& recomputed) {
+  return Grouper(g, pass, ops, numel, o, recomputed).run(outputs);
 }
 
 }  // namespace pt

@@ -25,7 +25,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "analysis/op_classes.h"
+#include "analysis/node_op_classes.h"
 #include "analysis/subgraph.h"
 #include "graph/graph.h"
 #include "report/bandwidth_options.h"
@@ -48,10 +48,18 @@ struct FusionGroups {
 // The node a view or getitem reads: its first positional node argument.
 NodeId view_base(const Node& n);
 
+// Whether the pass runs `id`, once grouped: every node the pass runs has a
+// role, every other node is Absent. One byte per node: the kernel searches
+// ask on every edge, where reading the Node (is it the output node?) and
+// the pass's bit mask cost more than the search itself on large graphs.
+inline bool runs_in_pass(const FusionGroups& f, NodeId id) { return id >= 0 && f.role[id] != NodeRole::Absent; }
+
 // `pass`: the keep and input masks of the extracted graph; `outputs`: what it
-// returns (forward outputs and saved values, or gradients).
+// returns (forward outputs and saved values, or gradients); `numel`: each
+// node's Node::numel (value_numel.h), for the sibling fusion.
 // `recomputed`: the forward nodes the pass computes again (the backward's).
 FusionGroups group_kernels(const Graph& g, const Subgraph& pass, const std::vector<NodeId>& outputs,
-                           const OpClasses& ops, const BandwidthOptions& o, const std::vector<NodeId>& recomputed = {});
+                           const NodeOpClasses& ops, const std::vector<uint64_t>& numel, const BandwidthOptions& o,
+                           const std::vector<NodeId>& recomputed = {});
 
 }  // namespace pt

@@ -28,20 +28,20 @@
 #include <cstdint>
 #include <vector>
 
-#include "analysis/subgraph.h"
 #include "graph/graph.h"
 #include "report/bandwidth_options.h"
 #include "report/fusion_groups.h"
 
 namespace pt {
 
-// `f` holds the roles and home kernels of the vertical grouping (members and
-// stores not yet decided), `first` each kernel's first node. Returns, per
-// kernel, the kernel it runs in afterwards: ids 0..m-1, in the order of the
-// kernels' first nodes.
+// `f` holds the roles (Absent: not in the pass) and home kernels of the
+// vertical grouping (members and stores not yet decided), `first` each
+// kernel's first node, `numel` each node's Node::numel (value_numel.h).
+// Returns, per kernel, the kernel it runs in afterwards: ids 0..m-1, in the
+// order of the kernels' first nodes.
 // `recomputed`: the forward nodes this pass computes again, graph order.
-std::vector<int32_t> merge_sibling_kernels(const Graph& g, const Subgraph& pass, const FusionGroups& f,
-                                           const std::vector<NodeId>& first, const std::vector<NodeId>& recomputed,
-                                           const BandwidthOptions& o);
+std::vector<int32_t> merge_sibling_kernels(const Graph& g, const FusionGroups& f,
+                                           const std::vector<NodeId>& first, const std::vector<uint64_t>& numel,
+                                           const std::vector<NodeId>& recomputed, const BandwidthOptions& o);
 
 }  // namespace pt

@@ -1,0 +1,36 @@
+// NodeOpClasses (one byte per node, looked up once per packet string) must
+// answer exactly what OpClasses answers for every node, also after a
+// settings edit moves a packet between classes.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "analysis/node_op_classes.h"
+#include "graph/graph_io.h"
+#include "graph/validate.h"
+#include "support/reference.h"
+
+namespace {
+
+void check_every_node(const pt::Graph& g, const pt::OpClasses& ops) {
+  const pt::NodeOpClasses node_ops(g, ops);
+  for (pt::NodeId id = 0; id < g.size(); ++id) {
+    CAPTURE(g[id].name);
+    CHECK(node_ops.is_view(id) == ops.is_view(g[id]));
+    CHECK(node_ops.is_fusible_op(id) == ops.is_fusible_op(g[id]));
+    CHECK(node_ops.is_compute_intensive(id) == ops.is_compute_intensive(g[id]));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("NodeOpClasses agrees with OpClasses on every node of gpt2_124m") {
+  const std::string path = pt::test::corpus_graph_path("gpt2_124m");
+  const pt::Graph g = pt::validate(pt::read_graph(path, pt::format_from_path(path)), path);
+  pt::OpClasses ops = pt::OpClasses::pytorch_defaults();
+  check_every_node(g, ops);
+  ops.view.erase("aten.view");
+  ops.random.insert("aten.mm");
+  ops.compute_intensive.erase("aten.mm");
+  check_every_node(g, ops);
+}
