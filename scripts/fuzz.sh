@@ -9,13 +9,14 @@
 #   bash scripts/fuzz.sh          # 60 s per target, exploring
 #   bash scripts/fuzz.sh 600      # a long run: 10 minutes per target
 #
-# --ci is reproducible: libFuzzer's seed fixed (-seed=1), a fixed number of
-# inputs (-runs=12000, about a minute per target on two cores, stopped at
-# 300 s whatever happens) and a corpus that starts from the seeds alone
-# (build-fuzz/ci-corpus/, emptied first), so a CI failure reproduces with
-# the same command on the same commit, and a commit that passes it here
-# passes it in CI. Exploring, with what earlier runs learned and a random
-# seed, is the timed mode's job (docs/robustness.md).
+# --ci: libFuzzer's seed fixed (-seed=1), a fixed number of inputs
+# (-runs=12000, about a minute per target on two cores, stopped at 300 s
+# whatever happens) and a corpus that starts from the seeds alone
+# (build-fuzz/ci-corpus/, emptied first): the same amount of work on any
+# machine, from where every developer's run starts (not bit-for-bit
+# repeatable: mutations follow values compared at run time). Exploring, with
+# what earlier runs learned and a random seed, is the timed mode's job
+# (docs/robustness.md).
 #
 # Needs clang (scripts/setup.sh installs it) and the normal build in build/
 # (for `partition_tool convert`, which turns the corpus into text and JSON
