@@ -40,14 +40,6 @@ def settings_table():
     raise SystemExit("SETTINGS not found in measure_settings.py")
 
 
-def find_graph(dirs, model):
-    for d in dirs:
-        path = os.path.join(d, f"{model}.graph.json")
-        if os.path.isfile(path):
-            return path
-    raise SystemExit(f"no {model}.graph.json in {dirs}")
-
-
 def compare(run_name, runs, dirs, args, workdir):
     settings = settings_table()
     by_model = {}
@@ -59,7 +51,7 @@ def compare(run_name, runs, dirs, args, workdir):
     for model, sets in by_model.items():
         if "base" not in sets:
             continue
-        graph = find_graph(dirs, model)
+        graph = pvm.find_graph(dirs, model)
         pb = pvm.predicted(pvm.run_tool(args.binary, graph, {}, args.device, args.bandwidth_option, workdir), 0)
         b1, b2 = sets["base"], sets.get("base_repeat", sets["base"])
         base_busy = (b1["kernel_us_per_step"] + b2["kernel_us_per_step"]) / 2e3
@@ -110,10 +102,9 @@ def main():
     rows = []
     with tempfile.TemporaryDirectory() as d:
         for spec in args.run:
-            parts = spec.split("=")
-            name = parts[2] if len(parts) > 2 else os.path.basename(os.path.dirname(parts[0]))
-            with open(parts[0], encoding="utf-8") as f:
-                rows += compare(name, json.load(f)["runs"], parts[1].split(","), args, d)
+            path, dirs, name = pvm.parse_run_spec(spec)
+            with open(path, encoding="utf-8") as f:
+                rows += compare(name, json.load(f)["runs"], dirs, args, d)
     print(f"device {args.device}, bandwidth options {args.bandwidth_option or 'defaults'}")
     print(table(rows))
     real = [r for r in rows if not r["control"]]

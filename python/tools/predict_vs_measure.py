@@ -89,7 +89,23 @@ def device_for(model, args):
     return args.device
 
 
-def compare(run_name, measure, graph_dir, args, workdir):
+def find_graph(dirs, model):
+    """<model>.graph.json in the first of `dirs` that holds it."""
+    for d in dirs:
+        path = os.path.join(d, f"{model}.graph.json")
+        if os.path.isfile(path):
+            return path
+    raise SystemExit(f"no {model}.graph.json in {dirs}")
+
+
+def parse_run_spec(spec):
+    """RESULTS_JSON=DIR[,DIR...][=NAME] -> (path, graph dirs, run name)."""
+    parts = spec.split("=")
+    name = parts[2] if len(parts) > 2 else os.path.basename(os.path.dirname(parts[0]))
+    return parts[0], parts[1].split(","), name
+
+
+def compare(run_name, measure, graph_dirs, args, workdir):
     rows = []
     drop = measure.get("args", {}).get("drop_rounds", 0) or 0
     for model, res in measure["models"].items():
@@ -98,7 +114,7 @@ def compare(run_name, measure, graph_dir, args, workdir):
             continue
         if f"{run_name}:{model}" in args.skip:
             continue
-        graph = os.path.join(graph_dir, f"{model}.graph.json")
+        graph = find_graph(graph_dirs, model)
         device = device_for(model, args)
         base_rep = run_tool(args.binary, graph, {}, device, args.bandwidth_option, workdir)
         pb = predicted(base_rep, args.overhead_us)
@@ -183,7 +199,7 @@ def summary(rows):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--run", action="append", required=True,
-                    help="MEASURE_JSON=GRAPH_DIR[=NAME] (repeatable)")
+                    help="MEASURE_JSON=GRAPH_DIR[,GRAPH_DIR...][=NAME] (repeatable)")
     ap.add_argument("--device", default="h200")
     ap.add_argument("--bandwidth-option", action="append", default=[])
     ap.add_argument("--overhead-us", type=float, default=0.0)
@@ -196,11 +212,9 @@ def main():
     rows = []
     with tempfile.TemporaryDirectory() as d:
         for spec in args.run:
-            parts = spec.split("=")
-            path, gdir = parts[0], parts[1]
-            name = parts[2] if len(parts) > 2 else os.path.basename(os.path.dirname(path))
+            path, dirs, name = parse_run_spec(spec)
             with open(path, encoding="utf-8") as f:
-                rows += compare(name, json.load(f), gdir, args, d)
+                rows += compare(name, json.load(f), dirs, args, d)
     print(f"device {args.device}, bandwidth options {args.bandwidth_option or 'defaults'}, "
           f"overhead {args.overhead_us} us/kernel")
     print(table(rows))
