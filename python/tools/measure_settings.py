@@ -64,6 +64,10 @@ SETTINGS = {
     "budget_0.1": {"activation_memory_budget": 0.1},
     "no_allowlist_ban": {"ban_recompute_not_in_allowlist": False},
     "aggressive": {"aggressive_recomputation": True},
+    # Second compiles of settings whose measured change moved between runs
+    # (docs/predictions_calibrated.md, run H): each is its own pair.
+    "dist_base_1.2_repeat": {"dist_from_bw_base": 1.2},
+    "no_reduction_ban_repeat": {"ban_recompute_reductions": False},
 }
 
 RESULTS = {"models": {}}
