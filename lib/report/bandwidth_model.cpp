@@ -1,9 +1,12 @@
 #include "report/bandwidth_model.h"
 
 #include <algorithm>
+#include <string>
+#include <unordered_map>
 
 #include "budget/runtime_estimate.h"
 #include "graph/errors.h"
+#include "prepare/cse_key.h"
 #include "report/value_numel.h"
 
 namespace pt {
@@ -33,6 +36,10 @@ class PassCoster {
       : g_(g), f_(f), ops_(ops), numel_(numel), device_(d), o_(o), n_(static_cast<size_t>(g.size())) {
     demand_.assign(n_, 0);
     mark_.assign(n_, 0);
+    if (o_.fused_compute_floor) {
+      kept_as_.resize(n_);
+      for (size_t i = 0; i < n_; ++i) kept_as_[i] = static_cast<NodeId>(i);
+    }
   }
 
   PassEstimate run() {
@@ -154,9 +161,12 @@ class PassCoster {
       ke.stores.push_back({r, b});
       ke.bytes_stored += b;
     }
-    if (!ke.fused && ops_.is_compute_intensive(roots.front())) {
-      ke.flops = count_flops_if_readable(g_, roots.front());  // 0: memory time only
-    }
+    // Every op with a FLOP formula, not only PyTorch's compute-intensive set:
+    // that set (a partitioning rule) lacks cuDNN attention, which GPT-2 and
+    // ViT run, and the backward's recomputed attention cost its bytes only
+    // (12 us of 46 per call on GPT-2, docs/predictions_calibrated.md,
+    // fifth pass).
+    if (!ke.fused) ke.flops = count_flops_if_readable(g_, roots.front());  // 0: memory time only
     const bool derate = o_.apply_device_efficiency;
     const double mem_s = static_cast<double>(ke.bytes_loaded + ke.bytes_stored) /
                          (device_.bytes_per_second * (derate ? device_.memory_efficiency : 1.0));
@@ -169,10 +179,40 @@ class PassCoster {
                                                 (derate ? device_.matmul_efficiency : 1.0));
     }
     ke.seconds = std::max(mem_s, flop_s);
+    if (ke.fused && o_.fused_compute_floor) ke.seconds = std::max(ke.seconds, arithmetic_seconds(closure));
 
     for (NodeId c : closure) mark_[c] = kNone, demand_[c] = 0;
     for (NodeId x : loads) mark_[x] = kNone, demand_[x] = 0;
     return ke;
+  }
+
+  // The fused kernel's erf and exp work (BandwidthOptions::fused_compute_floor):
+  // demanded elements times the device's cost, each distinct expression once.
+  // `closure`: the kernel's computation, descending ids; demand_ still set.
+  double arithmetic_seconds(const std::vector<NodeId>& closure) {
+    if (device_.erf_seconds <= 0 && device_.exp_seconds <= 0) return 0;
+    auto cost = [&](NodeId c) {
+      const std::string_view p = g_[c].packet;
+      return p == "aten.erf" ? device_.erf_seconds : p == "aten.exp" ? device_.exp_seconds : 0.0;
+    };
+    if (std::none_of(closure.begin(), closure.end(), [&](NodeId c) { return cost(c) > 0; })) return 0;
+    // Value numbering in graph order: a node whose CSE key (cse_key.h, with
+    // inputs replaced by their representatives) was seen is that value.
+    double seconds = 0;
+    seen_.clear();
+    for (auto it = closure.rbegin(); it != closure.rend(); ++it) {
+      const NodeId c = *it;
+      if (cse_key(g_, c, kept_as_, key_)) {
+        const auto [pos, fresh] = seen_.emplace(key_, c);
+        if (!fresh) {
+          kept_as_[c] = pos->second;
+          continue;
+        }
+      }
+      seconds += cost(c) * static_cast<double>(demand_[c]);
+    }
+    for (NodeId c : closure) kept_as_[c] = c;
+    return seconds;
   }
 
   const Graph& g_;
@@ -185,6 +225,9 @@ class PassCoster {
   std::vector<uint64_t> demand_;
   std::vector<uint8_t> mark_;
   std::vector<NodeId> roots_, closure_, loads_, stack_;  // cost_kernel's scratch
+  std::vector<NodeId> kept_as_;                          // arithmetic_seconds' value numbers (identity between kernels)
+  std::unordered_map<std::string, NodeId> seen_;
+  std::string key_;
 };
 
 PassEstimate cost_pass(const Graph& g, const Subgraph& pass, const std::vector<NodeId>& outputs,

@@ -28,6 +28,8 @@ void BandwidthOptions::set(std::string_view key, std::string_view value) {
     merge_sibling_kernels = parse_bool(key, value);
   } else if (key == "apply_device_efficiency") {
     apply_device_efficiency = parse_bool(key, value);
+  } else if (key == "fused_compute_floor") {
+    fused_compute_floor = parse_bool(key, value);
   } else if (key == "sources_live_to_readers") {
     sources_live_to_readers = parse_bool(key, value);
   } else if (key == "write_in_place") {
@@ -60,7 +62,7 @@ void set_bandwidth_assignment(BandwidthOptions& o, std::string_view assignment) 
 std::vector<std::string> bandwidth_option_keys() {
   return {"reductions_end_kernels", "recompute_fused_inputs", "realize_reused_values", "merge_sibling_kernels",
           "indexing_reads_selection",
-          "apply_device_efficiency", "sources_live_to_readers", "write_in_place", "join_search_limit"};
+          "apply_device_efficiency", "fused_compute_floor", "sources_live_to_readers", "write_in_place", "join_search_limit"};
 }
 
 }  // namespace pt

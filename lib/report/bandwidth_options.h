@@ -44,6 +44,15 @@ struct BandwidthOptions {
   // them): the achieved rates, not the datasheet's, are what a step takes.
   // Off: the roofline at the datasheet peaks.
   bool apply_device_efficiency = true;
+  // A fused kernel takes at least as long as its arithmetic: erf and exp
+  // elements at the device's measured cost (Device::erf_seconds,
+  // exp_seconds; the h200 preset carries them), each distinct expression
+  // once (Inductor computes a value the kernel holds twice, the recomputed
+  // GELU and the GELU backward's own erf of the same input, once). GELU
+  // kernels run at ~2.5 TB/s on an H200, bound by erf: an extra store costs
+  // them ~18 us where bytes alone said 64 (docs/predictions_calibrated.md,
+  // fifth pass). Off: fused kernels cost their bytes only.
+  bool fused_compute_floor = true;
   // Peak memory (fused_peak_memory, budget/peak_memory.h's Materialized):
   // what a value kept in registers is computed from stays live until that
   // value's last reader, which computes it again...

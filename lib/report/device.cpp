@@ -16,6 +16,8 @@ struct Preset {
   double fp32_flops_per_second;
   double memory_efficiency = 1;
   double matmul_efficiency = 1;
+  double erf_seconds = 0;
+  double exp_seconds = 0;
 };
 
 constexpr Preset kPresets[] = {
@@ -24,7 +26,13 @@ constexpr Preset kPresets[] = {
     // Efficiencies measured on one H200 (docs/predictions.md, micro-benchmark):
     // the roofline at datasheet peaks under-predicted every recomputed matmul
     // by 1.6x (bf16) to 3.3x (TF32). Off: --bandwidth-option apply_device_efficiency=false.
-    {"h200", 4.8e12, 989e12, 494e12, 0.88, 0.62},
+    // Fused kernels' arithmetic floor (bandwidth_model.h), from run F's
+    // kernel times on mlp_gelu_ln (docs/predictions_calibrated.md, fifth
+    // pass): the forward GELU kernel (one erf per element) took 214 us for
+    // 134M elements, 1.59 ps each, where its bytes take 127 us; the GELU
+    // backward (erf and exp) 295 us, so an exp adds 0.61 ps. Off:
+    // --bandwidth-option fused_compute_floor=false.
+    {"h200", 4.8e12, 989e12, 494e12, 0.88, 0.62, 1.59e-12, 0.61e-12},
     {"h200-measured", 4.2e12, 616e12, 300e12},
 };
 
@@ -43,8 +51,8 @@ double positive_number(std::string_view text, std::string_view whole) {
 Device parse_device(std::string_view text) {
   for (const Preset& p : kPresets) {
     if (text == p.name) {
-      return {std::string(p.name), p.bytes_per_second,  p.flops_per_second,
-              p.fp32_flops_per_second, p.memory_efficiency, p.matmul_efficiency};
+      return {std::string(p.name),  p.bytes_per_second,  p.flops_per_second, p.fp32_flops_per_second,
+              p.memory_efficiency, p.matmul_efficiency, p.erf_seconds,       p.exp_seconds};
     }
   }
   const auto colon = text.find(':');

@@ -18,6 +18,11 @@ struct Device {
   // is off.
   double memory_efficiency = 1;
   double matmul_efficiency = 1;
+  // Seconds per element of one erf and of one exp in a fused kernel (the
+  // kernel's arithmetic floor, bandwidth_model.h), measured on the device;
+  // 0: not measured, fused kernels cost their bytes only.
+  double erf_seconds = 0;
+  double exp_seconds = 0;
 };
 
 // Presets (datasheet numbers, SXM parts; DESIGN.md section 6):
@@ -29,6 +34,8 @@ struct Device {
 //         matmul 0.62 (cuBLAS reached 616e12 bf16 at 32768x768x50264 and
 //         300e12 TF32 at 16384x1024x32000: 0.62 and 0.61 of the peaks); a100
 //         and h100 were not measured and run at their peaks
+//         and, for fused kernels, 1.59e-12 s per erf and 0.61e-12 s per exp
+//         element (run F: Inductor's GELU kernels on mlp_gelu_ln)
 // and one measured preset, what an H200 achieved (docs/predictions.md):
 //   h200-measured  4.2e12 B/s (a 3.3 GB copy), 616e12 FLOP/s (a bf16 matmul
 //                  of linear_ce's logits shape), 300e12 FLOP/s fp32 (TF32)

@@ -34,6 +34,7 @@ class Grouper {
   }
 
   FusionGroups run(const std::vector<NodeId>& outputs) {
+    drop_dead(outputs);
     for (NodeId id = 0; id < g_.size(); ++id) {
       if (in_pass(id)) assign(id);
     }
@@ -65,7 +66,31 @@ class Grouper {
     first_ = std::move(first);
   }
 
-  // Kept by the pass and not the output node.
+  // Nodes of the pass that nothing it returns reads, and that mutate
+  // nothing, do not run: Inductor removes them (dead-code elimination on the
+  // graph it lowers). The extracted backward keeps every node whose inputs it
+  // has, so a forward op whose results are all saved appears there unread
+  // (GPT-2's cuDNN attention: its four getitems are saved, yet the model
+  // charged the backward 12 attention calls that Inductor never runs).
+  void drop_dead(const std::vector<NodeId>& outputs) {
+    std::vector<uint8_t> live(n_, 0);
+    for (NodeId id : outputs) {
+      if (id != kNoNode && in_pass(id)) live[id] = 1;
+    }
+    for (NodeId id = g_.size() - 1; id >= 0; --id) {
+      if (!in_pass(id)) continue;
+      if (!live[id] && !g_[id].is_mutable) {  // seeded ops are impure to FX, yet dropped (validate.cpp)
+        runs_[id] = 0;
+        continue;
+      }
+      if (pass_.is_input[id]) continue;  // loaded: what it was computed from is not needed here
+      for (NodeId x : g_[id].inputs) {
+        if (x >= 0) live[x] = 1;
+      }
+    }
+  }
+
+  // Kept by the pass, read by what it returns, and not the output node.
   bool in_pass(NodeId id) const { return id >= 0 && runs_[id]; }
 
   bool in_memory(NodeId id) const {

@@ -134,7 +134,12 @@ class SiblingMerger {
     for (auto it = recomputed.rbegin(); it != recomputed.rend(); ++it) {  // readers come later
       NodeId first_reader = kNoNode;
       for (NodeId u : g_.users[*it]) {
-        if (in_pass(u) && (first_reader == kNoNode || position_[u] < first_reader)) first_reader = position_[u];
+        // A reader the pass computes: a forward node the backward only loads
+        // (a saved matmul output that read the value in the forward) is no
+        // place where the recomputation runs.
+        if (computed_in_pass(u) && (first_reader == kNoNode || position_[u] < first_reader)) {
+          first_reader = position_[u];
+        }
       }
       if (first_reader != kNoNode) position_[*it] = first_reader;
     }
