@@ -36,6 +36,7 @@ class PassCoster {
       : g_(g), f_(f), ops_(ops), numel_(numel), device_(d), o_(o), n_(static_cast<size_t>(g.size())) {
     demand_.assign(n_, 0);
     mark_.assign(n_, 0);
+    kernel_loads_.resize(static_cast<size_t>(f.kernel_count()));
     if (o_.fused_compute_floor) {
       kept_as_.resize(n_);
       for (size_t i = 0; i < n_; ++i) kept_as_[i] = static_cast<NodeId>(i);
@@ -50,6 +51,7 @@ class PassCoster {
       if (ke.fused && ke.stores.empty()) continue;  // everything it computes is computed elsewhere
       out.bytes_loaded += ke.bytes_loaded;
       out.bytes_stored += ke.bytes_stored;
+      out.bytes_cached += ke.bytes_cached;
       out.flops += ke.flops;
       out.seconds += ke.seconds;
       out.kernels.push_back(std::move(ke));
@@ -150,11 +152,15 @@ class PassCoster {
       }
     }
     std::sort(loads.begin(), loads.end());
+    const bool rereads = ke.fused && o_.cached_row_rereads && device_.cached_row_bytes > 0;
+    if (rereads) reductions_read(k);
     for (NodeId x : loads) {
       const uint64_t b = bytes_of(x, demand_[x]);
       if (b > 0) ke.loads.push_back({x, b});
       ke.bytes_loaded += b;
+      if (rereads && read_again_after_reduction(x)) ke.bytes_cached += b;
     }
+    if (ke.fused) kernel_loads_[k].assign(loads.begin(), loads.end());
     for (NodeId r : roots) {
       if (!f_.stored[r]) continue;
       const uint64_t b = store_bytes(r);
@@ -168,7 +174,7 @@ class PassCoster {
     // fifth pass).
     if (!ke.fused) ke.flops = count_flops_if_readable(g_, roots.front());  // 0: memory time only
     const bool derate = o_.apply_device_efficiency;
-    const double mem_s = static_cast<double>(ke.bytes_loaded + ke.bytes_stored) /
+    const double mem_s = static_cast<double>(ke.bytes_loaded - ke.bytes_cached + ke.bytes_stored) /
                          (device_.bytes_per_second * (derate ? device_.memory_efficiency : 1.0));
     double flop_s = 0;  // no FLOPs: memory time only, and no dtype read from the message
     if (ke.flops > 0) {
@@ -184,6 +190,27 @@ class PassCoster {
     for (NodeId c : closure) mark_[c] = kNone, demand_[c] = 0;
     for (NodeId x : loads) mark_[x] = kNone, demand_[x] = 0;
     return ke;
+  }
+
+  // The reduction results computed by other kernels of this pass that kernel
+  // k loads (cached_row_rereads), into reductions_.
+  void reductions_read(int32_t k) {
+    reductions_.clear();
+    for (NodeId x : loads_) {
+      if (f_.role[x] == NodeRole::Fused && f_.reduction[x] && f_.kernel[x] != k) reductions_.push_back(x);
+    }
+  }
+
+  // Whether load x re-reads the rows a reduction this kernel reads the
+  // result of has just read: that reduction's kernel loaded x, and x's rows
+  // (its bytes over the reduction's outputs) fit Device::cached_row_bytes.
+  bool read_again_after_reduction(NodeId x) const {
+    for (NodeId r : reductions_) {
+      const auto& before = kernel_loads_[static_cast<size_t>(f_.kernel[r])];
+      if (!std::binary_search(before.begin(), before.end(), x) || numel_[r] == 0) continue;
+      if (g_[x].size_bytes / numel_[r] <= device_.cached_row_bytes) return true;
+    }
+    return false;
   }
 
   // The fused kernel's erf and exp work (BandwidthOptions::fused_compute_floor):
@@ -225,6 +252,8 @@ class PassCoster {
   std::vector<uint64_t> demand_;
   std::vector<uint8_t> mark_;
   std::vector<NodeId> roots_, closure_, loads_, stack_;  // cost_kernel's scratch
+  std::vector<std::vector<NodeId>> kernel_loads_;        // per fused kernel costed so far, sorted
+  std::vector<NodeId> reductions_;                       // read_again_after_reduction's reductions
   std::vector<NodeId> kept_as_;                          // arithmetic_seconds' value numbers (identity between kernels)
   std::unordered_map<std::string, NodeId> seen_;
   std::string key_;

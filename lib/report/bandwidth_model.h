@@ -49,6 +49,7 @@ struct KernelEstimate {
   std::vector<Transfer> stores;  // graph order
   uint64_t bytes_loaded = 0;
   uint64_t bytes_stored = 0;
+  uint64_t bytes_cached = 0;     // of bytes_loaded: rows read again from the cache (no bandwidth time)
   uint64_t flops = 0;
   double seconds = 0;
 };
@@ -56,6 +57,7 @@ struct KernelEstimate {
 struct PassEstimate {
   uint64_t bytes_loaded = 0;
   uint64_t bytes_stored = 0;
+  uint64_t bytes_cached = 0;  // of bytes_loaded (KernelEstimate::bytes_cached)
   uint64_t flops = 0;
   double seconds = 0;
   std::vector<KernelEstimate> kernels;  // those that store something or run a non-fusible op

@@ -30,6 +30,8 @@ void BandwidthOptions::set(std::string_view key, std::string_view value) {
     apply_device_efficiency = parse_bool(key, value);
   } else if (key == "fused_compute_floor") {
     fused_compute_floor = parse_bool(key, value);
+  } else if (key == "cached_row_rereads") {
+    cached_row_rereads = parse_bool(key, value);
   } else if (key == "sources_live_to_readers") {
     sources_live_to_readers = parse_bool(key, value);
   } else if (key == "write_in_place") {
@@ -62,7 +64,7 @@ void set_bandwidth_assignment(BandwidthOptions& o, std::string_view assignment) 
 std::vector<std::string> bandwidth_option_keys() {
   return {"reductions_end_kernels", "recompute_fused_inputs", "realize_reused_values", "merge_sibling_kernels",
           "indexing_reads_selection",
-          "apply_device_efficiency", "fused_compute_floor", "sources_live_to_readers", "write_in_place", "join_search_limit"};
+          "apply_device_efficiency", "fused_compute_floor", "cached_row_rereads", "sources_live_to_readers", "write_in_place", "join_search_limit"};
 }
 
 }  // namespace pt

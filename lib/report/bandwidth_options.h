@@ -53,6 +53,14 @@ struct BandwidthOptions {
   // them ~18 us where bytes alone said 64 (docs/predictions_calibrated.md,
   // fifth pass). Off: fused kernels cost their bytes only.
   bool fused_compute_floor = true;
+  // A kernel that reads a reduction's result and that reduction's input
+  // (the consumer a reduction's kernel could not hold: softmax's division,
+  // LayerNorm's normalization) runs in Inductor as a second loop of the
+  // reduction's kernel, over the same row just read: rows of at most
+  // Device::cached_row_bytes (the h200 preset carries it) come from the
+  // cache. Their bytes count as loaded (traffic) but take no bandwidth time.
+  // Off: every load takes bandwidth time.
+  bool cached_row_rereads = true;
   // Peak memory (fused_peak_memory, budget/peak_memory.h's Materialized):
   // what a value kept in registers is computed from stays live until that
   // value's last reader, which computes it again...

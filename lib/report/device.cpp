@@ -18,6 +18,7 @@ struct Preset {
   double matmul_efficiency = 1;
   double erf_seconds = 0;
   double exp_seconds = 0;
+  uint64_t cached_row_bytes = 0;
 };
 
 constexpr Preset kPresets[] = {
@@ -32,7 +33,14 @@ constexpr Preset kPresets[] = {
     // 134M elements, 1.59 ps each, where its bytes take 127 us; the GELU
     // backward (erf and exp) 295 us, so an exp adds 0.61 ps. Off:
     // --bandwidth-option fused_compute_floor=false.
-    {"h200", 4.8e12, 989e12, 494e12, 0.88, 0.62, 1.59e-12, 0.61e-12},
+    // Rows read again after their reduction (BandwidthOptions::
+    // cached_row_rereads): linear_ce's 100 KB logits rows. Saving the
+    // softmax output adds a second loop over each row to Inductor's online-
+    // softmax kernel, +1.15 ms of GPU time for a load and a store of 3.29 GB
+    // (run F), about the store alone; CUDA-graph replays measured the step
+    // +0.45 to +0.88 ms (runs G, H1), where two DRAM passes predict +1.56.
+    // Off: --bandwidth-option cached_row_rereads=false.
+    {"h200", 4.8e12, 989e12, 494e12, 0.88, 0.62, 1.59e-12, 0.61e-12, 128 * 1024},
     {"h200-measured", 4.2e12, 616e12, 300e12},
 };
 
@@ -52,7 +60,8 @@ Device parse_device(std::string_view text) {
   for (const Preset& p : kPresets) {
     if (text == p.name) {
       return {std::string(p.name),  p.bytes_per_second,  p.flops_per_second, p.fp32_flops_per_second,
-              p.memory_efficiency, p.matmul_efficiency, p.erf_seconds,       p.exp_seconds};
+              p.memory_efficiency, p.matmul_efficiency, p.erf_seconds,       p.exp_seconds,
+              p.cached_row_bytes};
     }
   }
   const auto colon = text.find(':');

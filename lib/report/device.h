@@ -2,6 +2,7 @@
 // bandwidth for every kernel, and peak FLOP/s for compute-intensive ops.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -23,6 +24,10 @@ struct Device {
   // 0: not measured, fused kernels cost their bytes only.
   double erf_seconds = 0;
   double exp_seconds = 0;
+  // Rows of at most this many bytes that a kernel reads again right after a
+  // reduction over them come from the cache (bandwidth_model.h); 0: not
+  // measured, every load costs bandwidth.
+  uint64_t cached_row_bytes = 0;
 };
 
 // Presets (datasheet numbers, SXM parts; DESIGN.md section 6):
@@ -35,7 +40,8 @@ struct Device {
 //         300e12 TF32 at 16384x1024x32000: 0.62 and 0.61 of the peaks); a100
 //         and h100 were not measured and run at their peaks
 //         and, for fused kernels, 1.59e-12 s per erf and 0.61e-12 s per exp
-//         element (run F: Inductor's GELU kernels on mlp_gelu_ln)
+//         element (run F: Inductor's GELU kernels on mlp_gelu_ln), and
+//         rows up to 128 KiB read again after their reduction from the cache
 // and one measured preset, what an H200 achieved (docs/predictions.md):
 //   h200-measured  4.2e12 B/s (a 3.3 GB copy), 616e12 FLOP/s (a bf16 matmul
 //                  of linear_ce's logits shape), 300e12 FLOP/s fp32 (TF32)

@@ -90,6 +90,7 @@ void pass(JsonWriter& w, std::string_view key, const PassEstimate& p) {
   w.begin_object();
   w.field("bytes_loaded", p.bytes_loaded);
   w.field("bytes_stored", p.bytes_stored);
+  w.field("bytes_loaded_from_cache", p.bytes_cached);
   w.field("flops", p.flops);
   w.field("seconds", p.seconds);
   w.field("kernels", static_cast<int64_t>(p.kernels.size()));
@@ -107,6 +108,9 @@ void bandwidth(JsonWriter& w, const BandwidthEstimate& b) {
   w.field("fp32_flops_per_second", b.device.fp32_flops_per_second);
   w.field("memory_efficiency", b.device.memory_efficiency);
   w.field("matmul_efficiency", b.device.matmul_efficiency);
+  w.field("erf_seconds", b.device.erf_seconds);
+  w.field("exp_seconds", b.device.exp_seconds);
+  w.field("cached_row_bytes", b.device.cached_row_bytes);
   w.end_object();
   pass(w, "forward", b.forward);
   pass(w, "backward", b.backward);

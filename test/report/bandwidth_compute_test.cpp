@@ -154,3 +154,42 @@ TEST_CASE("a recomputation runs before its first reader the pass computes, not a
   const PassEstimate separate = estimate(g, {"fwd"}, apart, recomputed);
   CHECK(merged.bytes_loaded == separate.bytes_loaded - 4000);
 }
+
+TEST_CASE("a row read again right after its reduction comes from the cache") {
+  // softmax over rows of 1000 floats (4000 B): max, then exp and sum, then
+  // the division reads x again with both results.
+  GraphBuilder b;
+  b.input("x", {100, 1000});
+  b.op("m", "aten.amax.default", {"x"}, {100, 1}, "float32", {"reduction"});
+  b.op("d", "aten.sub.Tensor", {"x", "m"}, {100, 1000});
+  b.op("s", "aten.sum.dim_IntList", {"d"}, {100, 1}, "float32", {"reduction"});
+  b.op("q", "aten.div.Tensor", {"d", "s"}, {100, 1000});
+  const Graph g = b.build({"q"});
+  BandwidthOptions o = bytes_only();
+  auto with_rows = [&](uint64_t row_bytes, const BandwidthOptions& opts) {
+    pt::Device d{"test", 1e12, 1e15, 1e15};
+    d.cached_row_bytes = row_bytes;
+    pt::Subgraph pass;
+    pass.keep.assign(static_cast<size_t>(g.size()), true);
+    pass.is_input.assign(static_cast<size_t>(g.size()), false);
+    pass.is_input[g.find("x")] = true;
+    return pt::estimate_pass(g, pass, g.outputs, pt::OpClasses::pytorch_defaults(), d, opts);
+  };
+  const PassEstimate dram = with_rows(0, o);
+  const PassEstimate cached = with_rows(4000, o);
+  REQUIRE(dram.kernels.size() == 3);
+  // x is loaded three times (max, sum, division): traffic unchanged, the
+  // second and third reads take no time; so does the division's read of the
+  // max (400 B), which the sum's kernel read just before.
+  CHECK(cached.bytes_loaded == dram.bytes_loaded);
+  CHECK(cached.bytes_cached == 2 * 400000 + 400);
+  CHECK(dram.bytes_cached == 0);
+  CHECK(cached.seconds == doctest::Approx(dram.seconds - (2 * 400000 + 400) / 1e12));
+  SUBCASE("rows larger than the device's limit are read from memory") {
+    CHECK(with_rows(3999, o).bytes_cached == 400);
+  }
+  SUBCASE("cached_row_rereads off") {
+    o.cached_row_rereads = false;
+    CHECK(with_rows(4000, o).bytes_cached == 0);
+  }
+}
