@@ -193,3 +193,26 @@ TEST_CASE("a row read again right after its reduction comes from the cache") {
     CHECK(with_rows(4000, o).bytes_cached == 0);
   }
 }
+
+// amax, then sum(exp(x - amax)) over rows of `cols` floats.
+static Graph softmax_statistics(int64_t cols) {
+  GraphBuilder b;
+  b.input("x", {10, cols});
+  b.op("m", "aten.amax.default", {"x"}, {10, 1}, "float32", {"reduction"});
+  b.op("d", "aten.sub.Tensor", {"x", "m"}, {10, cols});
+  b.op("e", "aten.exp.default", {"d"}, {10, cols});
+  b.op("s", "aten.sum.dim_IntList", {"e"}, {10, 1}, "float32", {"reduction"});
+  return b.build({"s"});
+}
+
+TEST_CASE("an online softmax over long rows costs two exps per element") {
+  // kDevice: exp 0.5 ns per element; the arithmetic dominates both kernels'
+  // bytes. Rows over 1024 elements: Inductor's looped online softmax
+  // rescales its running sum with a second exp at every element.
+  const PassEstimate long_rows = estimate(softmax_statistics(2048));
+  REQUIRE(long_rows.kernels.size() == 2);
+  CHECK(long_rows.kernels[1].seconds == doctest::Approx(10 * 2048 * 2 * 0.5e-9));
+  const PassEstimate short_rows = estimate(softmax_statistics(1024));
+  REQUIRE(short_rows.kernels.size() == 2);
+  CHECK(short_rows.kernels[1].seconds == doctest::Approx(10 * 1024 * 0.5e-9));
+}
