@@ -12,9 +12,9 @@ namespace pt {
 
 namespace {
 
-// A 10^6-node report is ~50 MB of JSON: write straight into the stream, one
-// write per token, instead of building a std::string per string and going
-// through operator<< per character or per number (issue 7).
+// A 10^6-node report is ~50 MB of JSON: append each token to the buffer,
+// instead of building a std::string per string and going through operator<<
+// per character or per number (issue 7).
 
 bool needs_escape(std::string_view s) {
   for (const char c : s) {
@@ -23,31 +23,38 @@ bool needs_escape(std::string_view s) {
   return false;
 }
 
-void write_string(std::ostream& out, std::string_view s) {
-  if (needs_escape(s)) {
-    out << JsonWriter::quoted(s);
-    return;
-  }
-  out.put('"');
-  out.write(s.data(), static_cast<std::streamsize>(s.size()));
-  out.put('"');
-}
-
 template <typename Int>
-void write_integer(std::ostream& out, Int v) {
+void write_integer(std::string& out, Int v) {
   char buf[24];
   const auto end = std::to_chars(buf, buf + sizeof buf, v).ptr;
-  out.write(buf, end - buf);
+  out.append(buf, end);
 }
 
 }  // namespace
+
+void JsonWriter::flush() {
+  if (buf_.empty()) return;
+  out_.write(buf_.data(), static_cast<std::streamsize>(buf_.size()));
+  buf_.clear();
+}
+
+void JsonWriter::write_string(std::string_view s) {
+  if (needs_escape(s)) {
+    buf_ += quoted(s);
+    return;
+  }
+  buf_ += '"';
+  buf_ += s;
+  buf_ += '"';
+}
 
 void JsonWriter::newline() {
   // A newline and two spaces per open container.
   static constexpr std::string_view kIndent = "\n                                ";
   size_t width = 1 + 2 * has_items_.size();
-  out_.write(kIndent.data(), static_cast<std::streamsize>(std::min(width, kIndent.size())));
-  for (width -= std::min(width, kIndent.size()); width > 0; --width) out_.put(' ');
+  buf_.append(kIndent.data(), std::min(width, kIndent.size()));
+  width -= std::min(width, kIndent.size());
+  buf_.append(width, ' ');
 }
 
 void JsonWriter::before_value() {
@@ -56,7 +63,7 @@ void JsonWriter::before_value() {
     return;
   }
   if (!has_items_.empty()) {
-    if (has_items_.back()) out_ << ',';
+    if (has_items_.back()) buf_ += ',';
     has_items_.back() = true;
     newline();
   }
@@ -64,7 +71,7 @@ void JsonWriter::before_value() {
 
 void JsonWriter::begin_object() {
   before_value();
-  out_ << '{';
+  buf_ += '{';
   has_items_.push_back(false);
 }
 
@@ -72,13 +79,14 @@ void JsonWriter::end_object() {
   const bool had = has_items_.back();
   has_items_.pop_back();
   if (had) newline();
-  out_ << '}';
-  if (has_items_.empty()) out_ << '\n';
+  buf_ += '}';
+  if (has_items_.empty()) buf_ += '\n';
+  maybe_flush();
 }
 
 void JsonWriter::begin_array() {
   before_value();
-  out_ << '[';
+  buf_ += '[';
   has_items_.push_back(false);
 }
 
@@ -86,49 +94,52 @@ void JsonWriter::end_array() {
   const bool had = has_items_.back();
   has_items_.pop_back();
   if (had) newline();
-  out_ << ']';
-  if (has_items_.empty()) out_ << '\n';
+  buf_ += ']';
+  if (has_items_.empty()) buf_ += '\n';
+  maybe_flush();
 }
 
 void JsonWriter::key(std::string_view k) {
   before_value();
-  write_string(out_, k);
-  out_.write(": ", 2);
+  write_string(k);
+  buf_.append(": ", 2);
   after_key_ = true;
 }
 
 void JsonWriter::value(std::string_view s) {
   before_value();
-  write_string(out_, s);
+  write_string(s);
+  maybe_flush();
 }
 
 void JsonWriter::value(int64_t v) {
   before_value();
-  write_integer(out_, v);
+  write_integer(buf_, v);
+  maybe_flush();
 }
 
 void JsonWriter::value(uint64_t v) {
   before_value();
-  write_integer(out_, v);
+  write_integer(buf_, v);
+  maybe_flush();
 }
 
 void JsonWriter::value(bool v) {
   before_value();
-  out_ << (v ? "true" : "false");
+  buf_ += v ? "true" : "false";
+  maybe_flush();
 }
 
 void JsonWriter::value(double v) {
   before_value();
-  if (!std::isfinite(v)) {
-    out_ << "null";
-    return;
-  }
-  out_ << shortest_number(v);  // 1.2, not 1.1999999999999999
+  buf_ += std::isfinite(v) ? shortest_number(v) : "null";  // 1.2, not 1.1999999999999999
+  maybe_flush();
 }
 
 void JsonWriter::null_value() {
   before_value();
-  out_ << "null";
+  buf_ += "null";
+  maybe_flush();
 }
 
 std::string JsonWriter::quoted(std::string_view s) {
