@@ -78,10 +78,13 @@ class Validator {
     n.name = pn.name();
     n.proto_index = index;
     n.target = pn.target();
-    if (pn.op() == "placeholder") n.op = OpKind::Placeholder;
-    else if (pn.op() == "call_function") n.op = OpKind::CallFunction;
-    else if (pn.op() == "get_attr") n.op = OpKind::GetAttr;
-    else if (pn.op() == "output") n.op = OpKind::Output;
+    // string_view compares (length first, inline) instead of
+    // std::string::compare(const char*) calls: a few per node.
+    const std::string_view op = pn.op();
+    if (op == "placeholder") n.op = OpKind::Placeholder;
+    else if (op == "call_function") n.op = OpKind::CallFunction;
+    else if (op == "get_attr") n.op = OpKind::GetAttr;
+    else if (op == "output") n.op = OpKind::Output;
     else fail(pn, "op", "= '" + printable(pn.op()) + "' is not one of placeholder, call_function, get_attr, output");
 
     const bool last = index + 1 == proto_->nodes_size();
@@ -106,9 +109,13 @@ class Validator {
     for (int a = 0; a < pn.args_size(); ++a) {
       const auto& arg = pn.args(a);
       if (arg.kind_case() == proto::Arg::kNode) {
+        // A direct reference is both a positional input and an input: one
+        // name lookup for the two (resolve throws where it finds none).
         const NodeId ref = earlier_node(arg.node(), self);
-        n.positional_inputs.push_back(ref != kNoNode ? ref
-                                                     : resolve(pn, "args[" + std::to_string(a) + "].node", arg.node(), self));
+        if (ref == kNoNode) resolve(pn, "args[" + std::to_string(a) + "].node", arg.node(), self);
+        n.positional_inputs.push_back(ref);
+        n.inputs.push_back(ref);
+        continue;
       }
       if (!collect_refs(arg, self, n.inputs)) walk_arg(pn, arg, "args[" + std::to_string(a) + "]", self);
     }
@@ -128,7 +135,7 @@ class Validator {
 
     n.is_mutable = pn.mutable_();
     n.has_backward_hook = pn.has_backward_hook();
-    const auto& rc = pn.recompute();
+    const std::string_view rc = pn.recompute();
     if (rc.empty()) n.recompute = Recompute::None;
     else if (rc == "MUST_SAVE") n.recompute = Recompute::MustSave;
     else if (rc == "PREFER_SAVE") n.recompute = Recompute::PreferSave;
@@ -139,7 +146,7 @@ class Validator {
     if (pn.has_memory_budget() && !(pn.memory_budget() >= 0 && pn.memory_budget() <= 1)) {
       fail(pn, "memory_budget", "= " + std::to_string(pn.memory_budget()) + " is outside [0, 1]");
     }
-    const auto& tag = pn.partitioner_tag();
+    const std::string_view tag = pn.partitioner_tag();
     if (tag.empty()) n.tag = PartitionerTag::None;
     else if (tag == "is_forward") n.tag = PartitionerTag::IsForward;
     else if (tag == "is_backward") n.tag = PartitionerTag::IsBackward;
@@ -237,15 +244,18 @@ class Validator {
     throw std::logic_error("validate: the fast and the slow argument walks disagree on node '" + pn.name() + "'");
   }
 
-  uint64_t tensor_bytes(const proto::Node& pn, const proto::TensorMeta& t, const std::string& field) {
+  // `field` is a view: the per-node call passes a literal, and the field's
+  // name is only spelled out (as a string) on the way to an error.
+  uint64_t tensor_bytes(const proto::Node& pn, const proto::TensorMeta& t, std::string_view view) {
+    const auto field = [view] { return std::string(view); };
     const auto itemsize = dtype_itemsize(t.dtype());
-    if (!itemsize) fail(pn, field + ".dtype", "= '" + printable(t.dtype()) + "' is not a torch dtype");
+    if (!itemsize) fail(pn, field() + ".dtype", "= '" + printable(t.dtype()) + "' is not a torch dtype");
     if (t.stride_size() != 0 && t.stride_size() != t.shape_size()) {
-      fail(pn, field + ".stride", "has " + std::to_string(t.stride_size()) + " entries but shape has " +
+      fail(pn, field() + ".stride", "has " + std::to_string(t.stride_size()) + " entries but shape has " +
                                       std::to_string(t.shape_size()));
     }
     if (t.shape_expr_size() != 0 && t.shape_expr_size() != t.shape_size()) {
-      fail(pn, field + ".shape_expr", "has " + std::to_string(t.shape_expr_size()) + " entries but shape has " +
+      fail(pn, field() + ".shape_expr", "has " + std::to_string(t.shape_expr_size()) + " entries but shape has " +
                                           std::to_string(t.shape_size()));
     }
     // Byte sizes stay below 2^62 so that sums of a few of them cannot overflow.
@@ -254,10 +264,10 @@ class Validator {
     bool zero = false;
     for (int d = 0; d < t.shape_size(); ++d) {
       const int64_t dim = t.shape(d);
-      if (dim < 0) fail(pn, field + ".shape[" + std::to_string(d) + "]", "= " + std::to_string(dim) + " is negative");
+      if (dim < 0) fail(pn, field() + ".shape[" + std::to_string(d) + "]", "= " + std::to_string(dim) + " is negative");
       if (dim == 0) zero = true;
       else if (!zero && bytes > kLimit / static_cast<uint64_t>(dim)) {
-        fail(pn, field + ".shape", "describes a tensor of more than 2^62 bytes (size overflows)");
+        fail(pn, field() + ".shape", "describes a tensor of more than 2^62 bytes (size overflows)");
       } else if (!zero) {
         bytes *= static_cast<uint64_t>(dim);
       }

@@ -108,9 +108,10 @@ int32_t find_first_unfusible(const Graph& g, const Classification& c, const OpCl
 
 void ban_used_far_apart(const Graph& g, const Classification& c, const Settings& s, BanSet& bans) {
   const OpClasses& ops = s.op_classes;
+  std::vector<NodeId> fw_users;  // reused: one allocation, not one per forward node
   for (NodeId used = 0; used < g.size(); ++used) {  // graph order = forward order for required_fw nodes
     if (!c.required_fw[used]) continue;
-    std::vector<NodeId> fw_users;
+    fw_users.clear();
     int32_t max_order = -1;
     for (NodeId u : g.users[used]) {
       if (!c.required_fw[u]) continue;
