@@ -103,6 +103,16 @@ class Validator {
       else n.input_kind = InputKind::Primal;
     }
 
+    // The lists grew by doubling, a third of validation's allocations: size
+    // them up front from the direct references and the items of top-level
+    // lists (where tensor lists are); a rare nested reference still grows.
+    size_t direct = 0, listed = 0;
+    for (const auto& arg : pn.args()) {
+      if (arg.kind_case() == proto::Arg::kNode) ++direct;
+      else if (arg.kind_case() == proto::Arg::kList) listed += static_cast<size_t>(arg.list().items_size());
+    }
+    n.positional_inputs.reserve(direct);
+    n.inputs.reserve(direct + listed);
     // Arguments: positional first, then kwargs by key (deterministic order).
     // The fast walk builds no field names; where it finds a problem the slow
     // walk runs to name the field in the error (it always throws there).
@@ -349,14 +359,7 @@ class Validator {
   void finish_graph() {
     const auto& pg = *proto_;
     const NodeId count = g_.size();
-    // Distinct users per node, in graph order.
-    g_.users.assign(count, {});
-    for (NodeId id = 0; id < count; ++id) {
-      for (NodeId in : g_.nodes[id].inputs) {
-        auto& u = g_.users[in];
-        if (u.empty() || u.back() != id) u.push_back(id);
-      }
-    }
+    g_.users = distinct_users(g_.nodes);
     // Outputs: the output node's args flattened (pytree leaves).
     const proto::Node& out = pg.nodes(count - 1);
     for (int a = 0; a < out.args_size(); ++a) {
