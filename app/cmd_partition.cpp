@@ -90,6 +90,9 @@ int run_main_command(const MainOptions& o) {
   static auto* const kept = new std::vector<std::shared_ptr<void>>;
   kept->push_back(std::make_shared<Partitioned>(std::move(p)));
   kept->push_back(std::make_shared<LoadedGraph>(std::move(loaded)));
+  // The report model too: its rows, names and per-node tables took ~450K
+  // instructions to free (callgrind, gpt2_124m), 1% of the run.
+  if (model) kept->push_back(std::make_shared<ReportModel>(std::move(*model)));
   return 0;
 }
 

@@ -20,6 +20,13 @@ void PacketSet::rehash(size_t capacity) {
   }
 }
 
+void PacketSet::reserve(size_t count, size_t bytes) {
+  size_t capacity = 16;
+  while (capacity < 2 * count) capacity *= 2;  // at most half full, as insert keeps it
+  if (capacity > slots_.size()) rehash(capacity);
+  bytes_.reserve(bytes);
+}
+
 bool PacketSet::insert(std::string_view packet) {
   // At most half full: probes stay short.
   if (2 * (size_ + 1) > slots_.size()) rehash(slots_.empty() ? 16 : 2 * slots_.size());

@@ -17,6 +17,8 @@ namespace pt {
 
 class PacketSet {
  public:
+  // Room for `count` packets of `bytes` bytes in all without rehashing.
+  void reserve(size_t count, size_t bytes);
   // Adds `packet`; false when it was there.
   bool insert(std::string_view packet);
   // Removes `packet`; false when it was not there.

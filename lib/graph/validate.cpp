@@ -78,10 +78,13 @@ class Validator {
     n.name = pn.name();
     n.proto_index = index;
     n.target = pn.target();
-    if (pn.op() == "placeholder") n.op = OpKind::Placeholder;
-    else if (pn.op() == "call_function") n.op = OpKind::CallFunction;
-    else if (pn.op() == "get_attr") n.op = OpKind::GetAttr;
-    else if (pn.op() == "output") n.op = OpKind::Output;
+    // string_view compares (length first, inline) instead of
+    // std::string::compare(const char*) calls: a few per node.
+    const std::string_view op = pn.op();
+    if (op == "placeholder") n.op = OpKind::Placeholder;
+    else if (op == "call_function") n.op = OpKind::CallFunction;
+    else if (op == "get_attr") n.op = OpKind::GetAttr;
+    else if (op == "output") n.op = OpKind::Output;
     else fail(pn, "op", "= '" + printable(pn.op()) + "' is not one of placeholder, call_function, get_attr, output");
 
     const bool last = index + 1 == proto_->nodes_size();
@@ -100,15 +103,29 @@ class Validator {
       else n.input_kind = InputKind::Primal;
     }
 
+    // The lists grew by doubling, a third of validation's allocations: size
+    // them up front from the direct references and the items of top-level
+    // lists (where tensor lists are); a rare nested reference still grows.
+    size_t direct = 0, listed = 0;
+    for (const auto& arg : pn.args()) {
+      if (arg.kind_case() == proto::Arg::kNode) ++direct;
+      else if (arg.kind_case() == proto::Arg::kList) listed += static_cast<size_t>(arg.list().items_size());
+    }
+    n.positional_inputs.reserve(direct);
+    n.inputs.reserve(direct + listed);
     // Arguments: positional first, then kwargs by key (deterministic order).
     // The fast walk builds no field names; where it finds a problem the slow
     // walk runs to name the field in the error (it always throws there).
     for (int a = 0; a < pn.args_size(); ++a) {
       const auto& arg = pn.args(a);
       if (arg.kind_case() == proto::Arg::kNode) {
+        // A direct reference is both a positional input and an input: one
+        // name lookup for the two (resolve throws where it finds none).
         const NodeId ref = earlier_node(arg.node(), self);
-        n.positional_inputs.push_back(ref != kNoNode ? ref
-                                                     : resolve(pn, "args[" + std::to_string(a) + "].node", arg.node(), self));
+        if (ref == kNoNode) resolve(pn, "args[" + std::to_string(a) + "].node", arg.node(), self);
+        n.positional_inputs.push_back(ref);
+        n.inputs.push_back(ref);
+        continue;
       }
       if (!collect_refs(arg, self, n.inputs)) walk_arg(pn, arg, "args[" + std::to_string(a) + "]", self);
     }
@@ -128,7 +145,7 @@ class Validator {
 
     n.is_mutable = pn.mutable_();
     n.has_backward_hook = pn.has_backward_hook();
-    const auto& rc = pn.recompute();
+    const std::string_view rc = pn.recompute();
     if (rc.empty()) n.recompute = Recompute::None;
     else if (rc == "MUST_SAVE") n.recompute = Recompute::MustSave;
     else if (rc == "PREFER_SAVE") n.recompute = Recompute::PreferSave;
@@ -139,7 +156,7 @@ class Validator {
     if (pn.has_memory_budget() && !(pn.memory_budget() >= 0 && pn.memory_budget() <= 1)) {
       fail(pn, "memory_budget", "= " + std::to_string(pn.memory_budget()) + " is outside [0, 1]");
     }
-    const auto& tag = pn.partitioner_tag();
+    const std::string_view tag = pn.partitioner_tag();
     if (tag.empty()) n.tag = PartitionerTag::None;
     else if (tag == "is_forward") n.tag = PartitionerTag::IsForward;
     else if (tag == "is_backward") n.tag = PartitionerTag::IsBackward;
@@ -237,15 +254,18 @@ class Validator {
     throw std::logic_error("validate: the fast and the slow argument walks disagree on node '" + pn.name() + "'");
   }
 
-  uint64_t tensor_bytes(const proto::Node& pn, const proto::TensorMeta& t, const std::string& field) {
+  // `field` is a view: the per-node call passes a literal, and the field's
+  // name is only spelled out (as a string) on the way to an error.
+  uint64_t tensor_bytes(const proto::Node& pn, const proto::TensorMeta& t, std::string_view view) {
+    const auto field = [view] { return std::string(view); };
     const auto itemsize = dtype_itemsize(t.dtype());
-    if (!itemsize) fail(pn, field + ".dtype", "= '" + printable(t.dtype()) + "' is not a torch dtype");
+    if (!itemsize) fail(pn, field() + ".dtype", "= '" + printable(t.dtype()) + "' is not a torch dtype");
     if (t.stride_size() != 0 && t.stride_size() != t.shape_size()) {
-      fail(pn, field + ".stride", "has " + std::to_string(t.stride_size()) + " entries but shape has " +
+      fail(pn, field() + ".stride", "has " + std::to_string(t.stride_size()) + " entries but shape has " +
                                       std::to_string(t.shape_size()));
     }
     if (t.shape_expr_size() != 0 && t.shape_expr_size() != t.shape_size()) {
-      fail(pn, field + ".shape_expr", "has " + std::to_string(t.shape_expr_size()) + " entries but shape has " +
+      fail(pn, field() + ".shape_expr", "has " + std::to_string(t.shape_expr_size()) + " entries but shape has " +
                                           std::to_string(t.shape_size()));
     }
     // Byte sizes stay below 2^62 so that sums of a few of them cannot overflow.
@@ -254,10 +274,10 @@ class Validator {
     bool zero = false;
     for (int d = 0; d < t.shape_size(); ++d) {
       const int64_t dim = t.shape(d);
-      if (dim < 0) fail(pn, field + ".shape[" + std::to_string(d) + "]", "= " + std::to_string(dim) + " is negative");
+      if (dim < 0) fail(pn, field() + ".shape[" + std::to_string(d) + "]", "= " + std::to_string(dim) + " is negative");
       if (dim == 0) zero = true;
       else if (!zero && bytes > kLimit / static_cast<uint64_t>(dim)) {
-        fail(pn, field + ".shape", "describes a tensor of more than 2^62 bytes (size overflows)");
+        fail(pn, field() + ".shape", "describes a tensor of more than 2^62 bytes (size overflows)");
       } else if (!zero) {
         bytes *= static_cast<uint64_t>(dim);
       }
@@ -339,14 +359,7 @@ class Validator {
   void finish_graph() {
     const auto& pg = *proto_;
     const NodeId count = g_.size();
-    // Distinct users per node, in graph order.
-    g_.users.assign(count, {});
-    for (NodeId id = 0; id < count; ++id) {
-      for (NodeId in : g_.nodes[id].inputs) {
-        auto& u = g_.users[in];
-        if (u.empty() || u.back() != id) u.push_back(id);
-      }
-    }
+    g_.users = distinct_users(g_.nodes);
     // Outputs: the output node's args flattened (pytree leaves).
     const proto::Node& out = pg.nodes(count - 1);
     for (int a = 0; a < out.args_size(); ++a) {

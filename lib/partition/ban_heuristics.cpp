@@ -1,8 +1,8 @@
 #include "partition/ban_heuristics.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <functional>
-#include <queue>
-#include <set>
 #include <tuple>
 
 namespace pt {
@@ -82,35 +82,64 @@ namespace {
 
 // PyTorch's find_first_unfusible: the forward order of the first use, walking
 // forward from `start` through users, that cannot fuse with its producer.
-int32_t find_first_unfusible(const Graph& g, const Classification& c, const OpClasses& ops,
-                             const std::vector<NodeId>& start, int32_t max_range) {
-  using Entry = std::tuple<int32_t, NodeId, bool>;  // (fw_order, node, fusible); nodes tie-break by order
-  std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> heap;
-  std::set<std::pair<int32_t, bool>> queued;  // entries currently in the heap (fw_order identifies the node)
-  for (NodeId n : start) {
-    if (queued.insert({c.fw_order[n], true}).second) heap.emplace(c.fw_order[n], n, true);
-  }
-  while (!heap.empty()) {
-    const auto [order, node, fusible] = heap.top();
-    heap.pop();
-    queued.erase({order, fusible});
-    if (!fusible) return order;
-    for (NodeId u : g.users[node]) {
-      if (!c.required_fw[u] || c.fw_order[u] > max_range) continue;
-      const bool f = ops.is_fusible(g[node], g[u]);
-      if (queued.insert({c.fw_order[u], f}).second) heap.emplace(c.fw_order[u], u, f);
+// Called once per forward node: the heap and the queued marks are the
+// caller's, reused, rather than a priority_queue and a std::set allocated
+// per call (most of ban_used_far_apart's time). `queued` is indexed by
+// 2 * fw_order + fusible (fw_order identifies the node) and is all zero
+// between calls.
+class FirstUnfusible {
+ public:
+  FirstUnfusible(const Graph& g, const Classification& c, const OpClasses& ops)
+      : g_(g), c_(c), ops_(ops), queued_(2 * static_cast<size_t>(g.size()) + 2, 0) {}
+
+  int32_t find(const std::vector<NodeId>& start, int32_t max_range) {
+    for (NodeId n : start) push(c_.fw_order[n], n, true);
+    int32_t result = max_range;
+    while (!heap_.empty()) {
+      std::pop_heap(heap_.begin(), heap_.end(), std::greater<>{});
+      const auto [order, node, fusible] = heap_.back();
+      heap_.pop_back();
+      mark(order, fusible) = 0;
+      if (!fusible) {
+        result = order;
+        break;
+      }
+      for (NodeId u : g_.users[node]) {
+        if (!c_.required_fw[u] || c_.fw_order[u] > max_range) continue;
+        push(c_.fw_order[u], u, ops_.is_fusible(g_[node], g_[u]));
+      }
     }
+    for (const auto& [order, node, fusible] : heap_) mark(order, fusible) = 0;
+    heap_.clear();
+    return result;
   }
-  return max_range;
-}
+
+ private:
+  using Entry = std::tuple<int32_t, NodeId, bool>;  // (fw_order, node, fusible); a min-heap
+  uint8_t& mark(int32_t order, bool fusible) { return queued_[2 * static_cast<size_t>(order) + fusible]; }
+  void push(int32_t order, NodeId node, bool fusible) {
+    if (mark(order, fusible)) return;
+    mark(order, fusible) = 1;
+    heap_.emplace_back(order, node, fusible);
+    std::push_heap(heap_.begin(), heap_.end(), std::greater<>{});
+  }
+
+  const Graph& g_;
+  const Classification& c_;
+  const OpClasses& ops_;
+  std::vector<uint8_t> queued_;
+  std::vector<Entry> heap_;
+};
 
 }  // namespace
 
 void ban_used_far_apart(const Graph& g, const Classification& c, const Settings& s, BanSet& bans) {
   const OpClasses& ops = s.op_classes;
+  std::vector<NodeId> fw_users;  // reused: one allocation, not one per forward node
+  FirstUnfusible first_unfusible(g, c, ops);
   for (NodeId used = 0; used < g.size(); ++used) {  // graph order = forward order for required_fw nodes
     if (!c.required_fw[used]) continue;
-    std::vector<NodeId> fw_users;
+    fw_users.clear();
     int32_t max_order = -1;
     for (NodeId u : g.users[used]) {
       if (!c.required_fw[u]) continue;
@@ -118,7 +147,7 @@ void ban_used_far_apart(const Graph& g, const Classification& c, const Settings&
       max_order = std::max(max_order, c.fw_order[u]);
     }
     if (fw_users.empty()) continue;
-    const int32_t first = find_first_unfusible(g, c, ops, fw_users, max_order);
+    const int32_t first = first_unfusible.find(fw_users, max_order);
     for (NodeId u : fw_users) {  // users are in graph order, i.e. forward order
       if (c.fw_order[u] > first && ops.is_fusible(g[used], g[u]) && !bans.banned(u)) {
         bans.try_ban(u, BanReason::UsedFarApart);
@@ -133,14 +162,22 @@ void ban_long_fusible_chains(const Graph& g, const Classification& c, const Sett
   const OpClasses& ops = s.op_classes;
   std::vector<bool> visited(g.size(), false);  // shared by all start nodes, as in PyTorch
   using Entry = std::pair<int32_t, NodeId>;
+  // A min-heap by std::push_heap/pop_heap (what std::priority_queue does),
+  // on one vector for all start nodes instead of a queue allocated per start.
+  std::vector<Entry> heap;
+  const auto push = [&heap](int32_t order, NodeId id) {
+    heap.emplace_back(order, id);
+    std::push_heap(heap.begin(), heap.end(), std::greater<Entry>{});
+  };
   for (NodeId start = 0; start < g.size(); ++start) {
     if (!c.required_fw[start]) continue;
     const int32_t start_order = c.fw_order[start];
-    std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> heap;
-    heap.emplace(start_order, start);
+    heap.clear();
+    push(start_order, start);
     while (!heap.empty()) {
-      const auto [order, cur] = heap.top();
-      heap.pop();
+      std::pop_heap(heap.begin(), heap.end(), std::greater<Entry>{});
+      const auto [order, cur] = heap.back();
+      heap.pop_back();
       if (visited[cur]) continue;
       visited[cur] = true;
       if (order > start_order + kMaxChain && heap.empty()) {
@@ -148,7 +185,7 @@ void ban_long_fusible_chains(const Graph& g, const Classification& c, const Sett
         break;
       }
       for (NodeId u : g.users[cur]) {
-        if (c.required_fw[u] && ops.is_fusible(g[cur], g[u]) && !bans.banned(u)) heap.emplace(c.fw_order[u], u);
+        if (c.required_fw[u] && ops.is_fusible(g[cur], g[u]) && !bans.banned(u)) push(c.fw_order[u], u);
       }
     }
   }
