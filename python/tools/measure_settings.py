@@ -68,6 +68,10 @@ SETTINGS = {
     # (docs/predictions_calibrated.md, run H): each is its own pair.
     "dist_base_1.2_repeat": {"dist_from_bw_base": 1.2},
     "no_reduction_ban_repeat": {"ban_recompute_reductions": False},
+    # Held out from every model change (run J, session 6).
+    "budget_0.3": {"activation_memory_budget": 0.3},
+    "budget_0.7": {"activation_memory_budget": 0.7},
+    "dist_base_1.5": {"dist_from_bw_base": 1.5},
 }
 
 RESULTS = {"models": {}}
