@@ -30,24 +30,22 @@ enum class InputKind : uint8_t { NotInput, Primal, Tangent, FwdSeed, BwdSeed };
 // message and overlay), which live as long as any Graph that shares them:
 // no copies per node, per graph.
 struct Node {
+  // Fields ordered by size (no padding between the small ones): 10^6 nodes
+  // live in one vector, 24 bytes a node less than in declaration order.
   std::string_view name;
-  OpKind op = OpKind::CallFunction;
   std::string_view target;  // "aten.mm.default", "operator.getitem", placeholder name
   // Overload packet "aten.mm"; the target itself when it has no overload
   // (so packet == "operator.getitem" exactly when target is). Views
   // Graph::packets, which stays in cache: test the packet, not the target,
   // in per-node loops.
   std::string_view packet;
-  InputKind input_kind = InputKind::NotInput;
+  std::string_view opaque_type;  // ValueKind::Opaque
 
   // Node references, in pytree-leaf order (args, then kwargs by key), with
   // repeats. `positional_inputs` are the direct positional node args only.
   std::vector<NodeId> inputs;
   std::vector<NodeId> positional_inputs;
 
-  ValueKind value_kind = ValueKind::Absent;
-  SymKind sym_kind = SymKind::Int;
-  std::string_view opaque_type;  // ValueKind::Opaque
   // numel x itemsize (tensor), sum over tensor items (tuple), 1 (symbol), else 0.
   uint64_t size_bytes = 0;
   // Elements at the shape hints: a tensor's, summed over a tuple's direct
@@ -55,17 +53,21 @@ struct Node {
   // cache, for the bandwidth model: reading shapes from the message later
   // missed the cache for a third of the report stage's DRAM reads (gpt2_l96).
   uint64_t numel = 0;
-
-  bool is_mutable = false;          // schema mutates an input
-  bool impure = false;              // survives dead-code elimination
-  bool has_backward_hook = false;
-  Recompute recompute = Recompute::None;
   std::optional<int64_t> ac_graph_id;
-  PartitionerTag tag = PartitionerTag::None;
 
   // Index into Graph::message->nodes(); in a derived graph, -1 - k for
   // overlay->nodes(k) (a rewritten copy). Read it through Graph::proto_node.
   int proto_index = -1;
+
+  OpKind op = OpKind::CallFunction;
+  InputKind input_kind = InputKind::NotInput;
+  ValueKind value_kind = ValueKind::Absent;
+  SymKind sym_kind = SymKind::Int;
+  bool is_mutable = false;          // schema mutates an input
+  bool impure = false;              // survives dead-code elimination
+  bool has_backward_hook = false;
+  Recompute recompute = Recompute::None;
+  PartitionerTag tag = PartitionerTag::None;
 };
 
 struct Graph {

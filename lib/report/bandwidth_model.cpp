@@ -160,7 +160,10 @@ class PassCoster {
       ke.bytes_loaded += b;
       if (rereads && read_again_after_reduction(x)) ke.bytes_cached += b;
     }
-    if (ke.fused) kernel_loads_[k].assign(loads.begin(), loads.end());
+    // Kept for later kernels only where a reduction's result leaves this one.
+    if (ke.fused && o_.cached_row_rereads && device_.cached_row_bytes > 0 && holds_reduction(members)) {
+      kernel_loads_[k].assign(loads.begin(), loads.end());
+    }
     for (NodeId r : roots) {
       if (!f_.stored[r]) continue;
       const uint64_t b = store_bytes(r);
@@ -190,6 +193,10 @@ class PassCoster {
     for (NodeId c : closure) mark_[c] = kNone, demand_[c] = 0;
     for (NodeId x : loads) mark_[x] = kNone, demand_[x] = 0;
     return ke;
+  }
+
+  bool holds_reduction(const std::vector<NodeId>& members) const {
+    return std::any_of(members.begin(), members.end(), [&](NodeId m) { return f_.reduction[m]; });
   }
 
   // The reduction results computed by other kernels of this pass that kernel
