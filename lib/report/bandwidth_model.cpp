@@ -161,7 +161,7 @@ class PassCoster {
       if (rereads && read_again_after_reduction(x)) ke.bytes_cached += b;
     }
     // Kept for later kernels only where a reduction's result leaves this one.
-    if (ke.fused && o_.cached_row_rereads && device_.cached_row_bytes > 0 && holds_reduction(members)) {
+    if (rereads && holds_reduction(members)) {
       kernel_loads_[k].assign(loads.begin(), loads.end());
     }
     for (NodeId r : roots) {

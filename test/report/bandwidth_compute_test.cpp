@@ -26,13 +26,9 @@ const pt::Device kDevice{"test", 1e12, 1e15, 1e15, 1, 1, 1e-9, 0.5e-9};
 
 // `inputs`: the nodes the pass loads (placeholders always).
 PassEstimate estimate(const Graph& g, const std::vector<std::string>& inputs = {}, const BandwidthOptions& o = {},
-                      const std::vector<NodeId>& recomputed = {}) {
-  pt::Subgraph pass;
-  pass.keep.assign(static_cast<size_t>(g.size()), true);
-  pass.is_input.assign(static_cast<size_t>(g.size()), false);
-  for (NodeId id = 0; id < g.size(); ++id) pass.is_input[id] = g[id].op == pt::OpKind::Placeholder;
-  for (const auto& name : inputs) pass.is_input[g.find(name)] = true;
-  return pt::estimate_pass(g, pass, g.outputs, pt::OpClasses::pytorch_defaults(), kDevice, o, recomputed);
+                      const std::vector<NodeId>& recomputed = {}, const pt::Device& device = kDevice) {
+  return pt::estimate_pass(g, pt::test::whole_pass(g, inputs), g.outputs, pt::OpClasses::pytorch_defaults(), device,
+                           o, recomputed);
 }
 
 BandwidthOptions bytes_only() {
@@ -59,12 +55,7 @@ TEST_CASE("a fused kernel takes at least its erf and exp arithmetic") {
   }
   SUBCASE("a device without measured costs: bytes only") {
     const pt::Device plain{"plain", 1e12, 1e15, 1e15};
-    pt::Subgraph pass;
-    pass.keep.assign(static_cast<size_t>(g.size()), true);
-    pass.is_input.assign(static_cast<size_t>(g.size()), false);
-    pass.is_input[g.find("x")] = true;
-    const auto ops = pt::OpClasses::pytorch_defaults();
-    CHECK(pt::estimate_pass(g, pass, g.outputs, ops, plain).seconds == doctest::Approx(8000 / 1e12));
+    CHECK(estimate(g, {}, {}, {}, plain).seconds == doctest::Approx(8000 / 1e12));
   }
 }
 
@@ -169,11 +160,7 @@ TEST_CASE("a row read again right after its reduction comes from the cache") {
   auto with_rows = [&](uint64_t row_bytes, const BandwidthOptions& opts) {
     pt::Device d{"test", 1e12, 1e15, 1e15};
     d.cached_row_bytes = row_bytes;
-    pt::Subgraph pass;
-    pass.keep.assign(static_cast<size_t>(g.size()), true);
-    pass.is_input.assign(static_cast<size_t>(g.size()), false);
-    pass.is_input[g.find("x")] = true;
-    return pt::estimate_pass(g, pass, g.outputs, pt::OpClasses::pytorch_defaults(), d, opts);
+    return estimate(g, {}, opts, {}, d);
   };
   const PassEstimate dram = with_rows(0, o);
   const PassEstimate cached = with_rows(4000, o);

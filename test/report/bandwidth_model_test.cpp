@@ -21,11 +21,7 @@ const pt::Device kDevice{"test", 1e12, 1e15, 1e15};
 // The whole graph as one pass: placeholders are its inputs, the output node's
 // list its outputs.
 PassEstimate estimate_all(const Graph& g, const BandwidthOptions& o = {}, const std::vector<pt::NodeId>& recomputed = {}) {
-  pt::Subgraph pass;
-  pass.keep.assign(static_cast<size_t>(g.size()), true);
-  pass.is_input.assign(static_cast<size_t>(g.size()), false);
-  for (pt::NodeId id = 0; id < g.size(); ++id) pass.is_input[id] = g[id].op == pt::OpKind::Placeholder;
-  return pt::estimate_pass(g, pass, g.outputs, pt::OpClasses::pytorch_defaults(), kDevice, o, recomputed);
+  return pt::estimate_pass(g, pt::test::whole_pass(g), g.outputs, pt::OpClasses::pytorch_defaults(), kDevice, o, recomputed);
 }
 
 BandwidthOptions without_merging() {
@@ -75,10 +71,7 @@ TEST_CASE("a device's measured efficiencies scale its peaks unless apply_device_
   b.input("w", {16, 4});
   b.op("mm", "aten.mm.default", {"a", "w"}, {8, 4});
   const Graph g = b.build({"mm"});
-  pt::Subgraph pass;
-  pass.keep.assign(static_cast<size_t>(g.size()), true);
-  pass.is_input.assign(static_cast<size_t>(g.size()), false);
-  for (pt::NodeId id = 0; id < g.size(); ++id) pass.is_input[id] = g[id].op == pt::OpKind::Placeholder;
+  const pt::Subgraph pass = pt::test::whole_pass(g);
   const pt::Device slow_memory{"m", 1e3, 1e15, 1e15, 0.5, 1};
   const pt::Device slow_matmul{"f", 1e15, 1e3, 1e3, 1, 0.25};
   const auto ops = pt::OpClasses::pytorch_defaults();

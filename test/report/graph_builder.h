@@ -15,6 +15,7 @@
 
 #include <google/protobuf/text_format.h>
 
+#include "analysis/subgraph.h"
 #include "graph/validate.h"
 
 namespace pt::test {
@@ -62,5 +63,16 @@ class GraphBuilder {
 
   std::string text_;
 };
+
+// The whole graph as one pass: every node kept, the placeholders and the
+// nodes named in `loaded` its inputs (what the pass reads from memory).
+inline Subgraph whole_pass(const Graph& g, const std::vector<std::string>& loaded = {}) {
+  Subgraph pass;
+  pass.keep.assign(static_cast<size_t>(g.size()), true);
+  pass.is_input.assign(static_cast<size_t>(g.size()), false);
+  for (NodeId id = 0; id < g.size(); ++id) pass.is_input[id] = g[id].op == OpKind::Placeholder;
+  for (const auto& name : loaded) pass.is_input[g.find(name)] = true;
+  return pass;
+}
 
 }  // namespace pt::test
