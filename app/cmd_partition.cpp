@@ -36,6 +36,10 @@ int run_main_command(const MainOptions& o) {
   std::vector<StageTiming> timings = loaded.timings;
   timings.insert(timings.end(), p.timings.begin(), p.timings.end());
   StageTimer timer;
+  // Nothing below reads the flow network's arcs or weights (the report
+  // reads its bans and counts): free them before the outputs and the report
+  // allocate (~0.1 GB at 10^6 nodes). The counting is timed with the next stage.
+  p.result.solution.network.release_arcs();
 
   // Each output goes to its temporary as soon as it exists, so the
   // partition's bytes are freed before the report is built, and the JSON

@@ -10,12 +10,14 @@
 namespace pt {
 
 int64_t FlowNetwork::used_vertex_count() const {
+  if (released_counts_) return released_counts_->used_vertices;
   std::vector<bool> used(vertex_count, false);
   for (const auto& a : arcs) used[a.from] = used[a.to] = true;
   return std::count(used.begin(), used.end(), true);
 }
 
 int64_t FlowNetwork::distinct_arc_count() const {
+  if (released_counts_) return released_counts_->distinct_arcs;
   // Linear, not a sort of packed (from, to) keys (a tenth of the report
   // stage on gpt2_l96): the arcs' heads bucketed by tail (a counting sort),
   // then each head counted once per tail by marking it with that tail.
@@ -34,6 +36,13 @@ int64_t FlowNetwork::distinct_arc_count() const {
     }
   }
   return distinct;
+}
+
+void FlowNetwork::release_arcs() {
+  if (released_counts_) return;
+  released_counts_ = Counts{used_vertex_count(), distinct_arc_count()};
+  std::vector<FlowArc>().swap(arcs);
+  std::vector<std::optional<Capacity>>().swap(weight);
 }
 
 FlowNetwork build_flow_network(const Graph& g, const Classification& c, const Settings& s, const BanOptions& o) {
