@@ -19,20 +19,35 @@ uint64_t positional_input_bytes(const Graph& g, const Node& n) {
 
 // Whether X's value (or a view of it) is read by a backward node that cannot
 // fuse with it, so the backward would materialize it anyway.
+// The walk visits X's views, which are few: they are remembered in a short
+// list, and only a walk past 32 views marks a graph-sized bitmap (one per
+// call was a memset of the whole graph for every forward node: 10% of a
+// 10^5-node run, quadratic in the graph).
 bool materialized_in_backward(const Graph& g, const Classification& c, NodeId id, const OpClasses& ops) {
   if (ops.is_view(g[id])) return false;
   std::vector<NodeId> work{id};
-  std::vector<bool> seen(g.size(), false);
-  seen[id] = true;
+  std::vector<NodeId> seen_list{id};
+  std::vector<bool> seen_bits;
+  auto first_visit = [&](NodeId u) {
+    if (!seen_bits.empty()) {
+      if (seen_bits[u]) return false;
+      seen_bits[u] = true;
+      return true;
+    }
+    if (std::find(seen_list.begin(), seen_list.end(), u) != seen_list.end()) return false;
+    seen_list.push_back(u);
+    if (seen_list.size() > 32) {
+      seen_bits.assign(g.size(), false);
+      for (NodeId v : seen_list) seen_bits[v] = true;
+    }
+    return true;
+  };
   while (!work.empty()) {
     const NodeId cur = work.back();
     work.pop_back();
     for (NodeId u : g.users[cur]) {
       if (!c.required_fw[u] && !ops.is_fusible(g[cur], g[u])) return true;
-      if (ops.is_view(g[u]) && !seen[u]) {
-        seen[u] = true;
-        work.push_back(u);
-      }
+      if (ops.is_view(g[u]) && first_visit(u)) work.push_back(u);
     }
   }
   return false;
