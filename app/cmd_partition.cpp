@@ -46,12 +46,16 @@ int run_main_command(const MainOptions& o) {
   // report streams into its file; all are renamed into place together.
   OutputBatch outputs;
   if (!o.output.empty()) {
-    // Binary: the joint graph's nodes serialized in place, no message copy.
-    const std::string bytes = *o.output_format == Format::Binary
-                                  ? pt::partition_bytes(g, p.result.classification, e, o.settings)
-                                  : serialize_message(partition_message(g, p.result.classification, e, o.settings),
-                                                      *o.output_format);
-    outputs.add(o.output, bytes);
+    if (*o.output_format == Format::Binary) {
+      // The joint graph's nodes serialized in place and streamed to the file:
+      // no message copy, no string of the whole partition.
+      outputs.add(o.output, [&](std::ostream& out) {
+        write_partition_bytes(out, g, p.result.classification, e, o.settings);
+      });
+    } else {
+      outputs.add(o.output, serialize_message(partition_message(g, p.result.classification, e, o.settings),
+                                              *o.output_format));
+    }
     timer.mark("write", timings);
   }
   std::string text_report, json_report, md_report;

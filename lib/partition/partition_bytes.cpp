@@ -1,9 +1,11 @@
 #include "partition/partition_bytes.h"
 
+#include <ostream>
 #include <stdexcept>
 #include <vector>
 
 #include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/io/zero_copy_stream_impl.h>
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 
 #include "graph/graph_io.h"
@@ -70,7 +72,12 @@ void write_graph(CodedOutputStream& out, uint32_t tag, const GraphFrame& f) {
 
 }  // namespace
 
-std::string partition_bytes(const Graph& g, const Classification& c, const Extraction& e, const Settings& s) {
+namespace {
+
+// Writes the partition's bytes to `stream`; returns how many (0 when the
+// stream failed).
+uint64_t write_partition(google::protobuf::io::ZeroCopyOutputStream& stream, const Graph& g, const Classification& c,
+                         const Extraction& e, const Settings& s) {
   proto::Partition skeleton = partition_skeleton(g, c, e, s);
   const PartitionLayout l = partition_layout(g, c, e);
 
@@ -104,10 +111,8 @@ std::string partition_bytes(const Graph& g, const Classification& c, const Extra
   const uint64_t total = head.size() + tail.size() + 1 + CodedOutputStream::VarintSize64(fw.size) + fw.size + 1 +
                          CodedOutputStream::VarintSize64(bw.size) + bw.size;
   check_message_size(total, "Partition");
-  std::string out;
-  out.reserve(total);
+  const int64_t start = stream.ByteCount();
   {
-    google::protobuf::io::StringOutputStream stream(&out);
     CodedOutputStream coded(&stream);
     coded.SetSerializationDeterministic(true);
     coded.WriteRaw(head.data(), static_cast<int>(head.size()));
@@ -115,10 +120,33 @@ std::string partition_bytes(const Graph& g, const Classification& c, const Extra
     write_graph(coded, kField3Tag, bw);
     coded.WriteRaw(tail.data(), static_cast<int>(tail.size()));
     coded.Trim();
+    // A failed stream (a full disk) is the caller's to report: OutputBatch
+    // names the file.
+    if (coded.HadError()) return 0;
   }
-  if (out.size() != total) throw std::logic_error("partition_bytes: wrote " + std::to_string(out.size()) +
-                                                  " bytes, sized " + std::to_string(total));
+  const uint64_t wrote = static_cast<uint64_t>(stream.ByteCount() - start);
+  if (wrote != total) {
+    throw std::logic_error("partition_bytes: wrote " + std::to_string(wrote) + " bytes, sized " +
+                           std::to_string(total));
+  }
+  return total;
+}
+
+}  // namespace
+
+std::string partition_bytes(const Graph& g, const Classification& c, const Extraction& e, const Settings& s) {
+  std::string out;
+  {
+    google::protobuf::io::StringOutputStream stream(&out);
+    write_partition(stream, g, c, e, s);
+  }
   return out;
+}
+
+void write_partition_bytes(std::ostream& out, const Graph& g, const Classification& c, const Extraction& e,
+                           const Settings& s) {
+  google::protobuf::io::OstreamOutputStream stream(&out, 1 << 16);
+  write_partition(stream, g, c, e, s);
 }
 
 }  // namespace pt

@@ -14,6 +14,7 @@
 // and the fuzzers check it.
 #pragma once
 
+#include <ostream>
 #include <string>
 
 #include "graph/graph.h"
@@ -23,5 +24,10 @@
 namespace pt {
 
 std::string partition_bytes(const Graph& g, const Classification& c, const Extraction& e, const Settings& s);
+
+// The same bytes streamed to `out` in 64 KiB pieces, never one string (at
+// 10^6 nodes the partition is ~0.2 GB, on top of the graph at the run's peak).
+void write_partition_bytes(std::ostream& out, const Graph& g, const Classification& c, const Extraction& e,
+                           const Settings& s);
 
 }  // namespace pt

@@ -5,6 +5,7 @@
 // on a graph with an empty backward.
 #include <doctest/doctest.h>
 
+#include <sstream>
 #include <string>
 
 #include "graph/graph_io.h"
@@ -30,6 +31,10 @@ void check_same_bytes(const std::string& path, const std::string& assignment) {
   const std::string written = partition_bytes(g, p.result.classification, p.result.extraction, s);
   CHECK(written.size() == expected.size());
   CHECK(written == expected);
+  // Streamed (what the partition command writes to its file): the same bytes.
+  std::ostringstream streamed;
+  write_partition_bytes(streamed, g, p.result.classification, p.result.extraction, s);
+  CHECK(streamed.str() == expected);
   // It reads back as the same message.
   proto::Partition back;
   REQUIRE(back.ParseFromString(written));
