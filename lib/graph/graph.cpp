@@ -1,5 +1,7 @@
 #include "graph/graph.h"
 
+#include <algorithm>
+
 namespace pt {
 
 NodeId Graph::find(std::string_view name) const {
@@ -8,15 +10,31 @@ NodeId Graph::find(std::string_view name) const {
   return id == kNoNode || by_name_remap.empty() ? id : by_name_remap[static_cast<size_t>(id)];
 }
 
-std::vector<std::vector<NodeId>> distinct_users(const std::vector<Node>& nodes) {
-  std::vector<std::vector<NodeId>> users(nodes.size());
-  for (NodeId id = 0; id < static_cast<NodeId>(nodes.size()); ++id) {
+UserLists::UserLists(const std::vector<Node>& nodes) {
+  // Two passes over the inputs: count each node's distinct users (a node
+  // reading X twice is one user; inputs arrive in graph order, so a repeat
+  // is the last user recorded), then fill.
+  const size_t count = nodes.size();
+  std::vector<NodeId> last(count, kNoNode);
+  start_.assign(count + 1, 0);
+  for (NodeId id = 0; id < static_cast<NodeId>(count); ++id) {
     for (NodeId in : nodes[id].inputs) {
-      auto& u = users[in];
-      if (u.empty() || u.back() != id) u.push_back(id);
+      if (last[in] == id) continue;
+      last[in] = id;
+      ++start_[static_cast<size_t>(in) + 1];
     }
   }
-  return users;
+  for (size_t i = 1; i <= count; ++i) start_[i] += start_[i - 1];
+  items_.resize(start_[count]);
+  std::vector<uint32_t> fill(start_.begin(), start_.end() - 1);
+  std::fill(last.begin(), last.end(), kNoNode);
+  for (NodeId id = 0; id < static_cast<NodeId>(count); ++id) {
+    for (NodeId in : nodes[id].inputs) {
+      if (last[in] == id) continue;
+      last[in] = id;
+      items_[fill[in]++] = id;
+    }
+  }
 }
 
 std::string_view packet_of(std::string_view target) {

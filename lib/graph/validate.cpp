@@ -359,7 +359,7 @@ class Validator {
   void finish_graph() {
     const auto& pg = *proto_;
     const NodeId count = g_.size();
-    g_.users = distinct_users(g_.nodes);
+    g_.users = UserLists(g_.nodes);
     // Outputs: the output node's args flattened (pytree leaves).
     const proto::Node& out = pg.nodes(count - 1);
     for (int a = 0; a < out.args_size(); ++a) {

@@ -77,7 +77,7 @@ DerivedGraph begin_derived(const Graph& g, const std::vector<bool>& keep, Plan& 
 template <typename Map>
 void finish_derived(const Graph& g, const Plan& plan, const Map& map, DerivedGraph& d) {
   Graph& out = d.graph;
-  out.users = distinct_users(out.nodes);
+  out.users = UserLists(out.nodes);
   out.outputs.reserve(g.outputs.size());
   for (NodeId o : g.outputs) out.outputs.push_back(o == kNoNode ? kNoNode : map(o));
   // As validation reads static_lifetime_input_indices: among the primals, in order.

@@ -223,8 +223,9 @@ TEST_CASE("a valid graph is indexed: input kinds, impurity, users, outputs, size
   CHECK(mul.inputs == std::vector<pt::NodeId>{0, 0, 4});      // repeats kept, kwargs after args
   CHECK(mul.positional_inputs == std::vector<pt::NodeId>{0, 0});
   CHECK(mul.size_bytes == 4u * 8u * 2u);
-  CHECK(g.users[0] == std::vector<pt::NodeId>{5, 7});           // distinct, graph order
-  CHECK(g.users[5] == std::vector<pt::NodeId>{7, 9, 11});
+  auto users = [&g](pt::NodeId id) { return std::vector<pt::NodeId>(g.users[id].begin(), g.users[id].end()); };
+  CHECK(users(0) == std::vector<pt::NodeId>{5, 7});  // distinct, graph order
+  CHECK(users(5) == std::vector<pt::NodeId>{7, 9, 11});
   CHECK(g[g.find("getitem")].packet == "operator.getitem");
 
   CHECK(g[1].value_kind == pt::ValueKind::Sym);
@@ -247,4 +248,20 @@ TEST_CASE("a valid graph is indexed: input kinds, impurity, users, outputs, size
   CHECK(g.outputs == std::vector<pt::NodeId>{5, 10, pt::kNoNode});
   CHECK(g.find("nope") == pt::kNoNode);
   CHECK(g.output_node() == 11);
+}
+
+TEST_CASE("UserLists: each node's distinct users in graph order, repeats once, nodes without users empty") {
+  std::vector<pt::Node> nodes(5);
+  nodes[2].inputs = {0, 0, 1};  // reads 0 twice
+  nodes[3].inputs = {2, 0};
+  nodes[4].inputs = {3, 2, 3};
+  const pt::UserLists users(nodes);
+  auto of = [&users](pt::NodeId id) { return std::vector<pt::NodeId>(users[id].begin(), users[id].end()); };
+  REQUIRE(users.size() == 5);
+  CHECK(of(0) == std::vector<pt::NodeId>{2, 3});
+  CHECK(of(1) == std::vector<pt::NodeId>{2});
+  CHECK(of(2) == std::vector<pt::NodeId>{3, 4});
+  CHECK(of(3) == std::vector<pt::NodeId>{4});
+  CHECK(users[4].empty());
+  CHECK(pt::UserLists().empty());
 }

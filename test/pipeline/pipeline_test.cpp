@@ -4,6 +4,7 @@
 // JointSummary taken before says the same as one built from the graph.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <string>
 
 #include "graph/graph_io.h"
@@ -39,7 +40,7 @@ TEST_CASE("partition_joint_releasing: same partition, joint nodes freed, same re
       CHECK(pa[id].name == pb[id].name);
       CHECK(pa[id].inputs == pb[id].inputs);
       CHECK(pa[id].positional_inputs == pb[id].positional_inputs);
-      CHECK(pa.users[id] == pb.users[id]);
+      CHECK(std::ranges::equal(pa.users[id], pb.users[id]));
       CHECK(serialize_message(pa.proto_node(id), Format::Binary) == serialize_message(pb.proto_node(id), Format::Binary));
     }
     CHECK(pa.outputs == pb.outputs);
