@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "budget/runtime_estimate.h"
+#include "report/attention_rate.h"
 #include "graph/errors.h"
 #include "prepare/cse_key.h"
 #include "report/value_numel.h"
@@ -182,10 +183,18 @@ class PassCoster {
     double flop_s = 0;  // no FLOPs: memory time only, and no dtype read from the message
     if (ke.flops > 0) {
       // float32 matmuls run on TF32 tensor cores, at half the bf16 rate.
-      const auto& out_val = g_.proto_node(roots.front()).val();
-      const bool fp32 = out_val.has_tensor() && out_val.tensor().dtype() == "float32";
-      flop_s = static_cast<double>(ke.flops) / ((fp32 ? device_.fp32_flops_per_second : device_.flops_per_second) *
-                                                (derate ? device_.matmul_efficiency : 1.0));
+      // Fused attention runs slower than a matmul of its FLOPs, and its rate
+      // depends on the shape: the device's measured fit where it has one
+      // (attention_rate.h; off with the other measured efficiencies).
+      const auto attention = derate ? attention_seconds(g_, roots.front(), ke.flops, device_.attention) : std::nullopt;
+      if (attention) {
+        flop_s = *attention;
+      } else {
+        const auto& out_val = g_.proto_node(roots.front()).val();
+        const bool fp32 = out_val.has_tensor() && out_val.tensor().dtype() == "float32";
+        flop_s = static_cast<double>(ke.flops) / ((fp32 ? device_.fp32_flops_per_second : device_.flops_per_second) *
+                                                  (derate ? device_.matmul_efficiency : 1.0));
+      }
     }
     ke.seconds = std::max(mem_s, flop_s);
     if (ke.fused && o_.fused_compute_floor) ke.seconds = std::max(ke.seconds, arithmetic_seconds(closure));
@@ -309,7 +318,10 @@ BandwidthEstimate estimate_bandwidth(const Graph& prepared, const PartitionResul
   fw_outputs.insert(fw_outputs.end(), saved.begin(), saved.end());
   BandwidthEstimate out;
   out.device = device;
-  if (!o.apply_device_efficiency) out.device.memory_efficiency = out.device.matmul_efficiency = 1;  // as costed
+  if (!o.apply_device_efficiency) {  // as costed
+    out.device.memory_efficiency = out.device.matmul_efficiency = 1;
+    out.device.attention = {};
+  }
   // Looked up once per node for both passes.
   const NodeOpClasses node_ops(prepared, ops);
   const std::vector<uint64_t> numel = value_numels(prepared);

@@ -19,6 +19,7 @@ struct Preset {
   double erf_seconds = 0;
   double exp_seconds = 0;
   uint64_t cached_row_bytes = 0;
+  AttentionRates attention{};
 };
 
 constexpr Preset kPresets[] = {
@@ -40,7 +41,13 @@ constexpr Preset kPresets[] = {
     // (run F), about the store alone; CUDA-graph replays measured the step
     // +0.45 to +0.88 ms (runs G, H1), where two DRAM passes predict +1.56.
     // Off: --bandwidth-option cached_row_rereads=false.
-    {"h200", 4.8e12, 989e12, 494e12, 0.88, 0.62, 1.59e-12, 0.61e-12, 128 * 1024},
+    // cuDNN attention (attention_rate.h), fitted to the H200's kernel times
+    // at 128-2048 tokens, head sizes 64 and 128 (python/tools/
+    // attention_bench.py): rate at long sequences for d = 64 and 128, and
+    // the half-rate length; causal counts the whole S x S square, as the
+    // FLOP formula does.
+    {"h200", 4.8e12, 989e12, 494e12, 0.88, 0.62, 1.59e-12, 0.61e-12, 128 * 1024,
+     {{490e12, 700e12, 170}, {510e12, 630e12, 430}, {830e12, 1190e12, 380}, {840e12, 1120e12, 790}}},
     {"h200-measured", 4.2e12, 616e12, 300e12},
 };
 
@@ -61,7 +68,7 @@ Device parse_device(std::string_view text) {
     if (text == p.name) {
       return {std::string(p.name),  p.bytes_per_second,  p.flops_per_second, p.fp32_flops_per_second,
               p.memory_efficiency, p.matmul_efficiency, p.erf_seconds,       p.exp_seconds,
-              p.cached_row_bytes};
+              p.cached_row_bytes,  p.attention};
     }
   }
   const auto colon = text.find(':');

@@ -6,6 +6,8 @@
 #include <string>
 #include <string_view>
 
+#include "report/attention_rate.h"
+
 namespace pt {
 
 struct Device {
@@ -28,6 +30,9 @@ struct Device {
   // reduction over them come from the cache (bandwidth_model.h); 0: not
   // measured, every load costs bandwidth.
   uint64_t cached_row_bytes = 0;
+  // Fused attention's rate by sequence length and head size
+  // (report/attention_rate.h); zeros: not measured, the matmul rate.
+  AttentionRates attention;
 };
 
 // Presets (datasheet numbers, SXM parts; DESIGN.md section 6):
@@ -41,7 +46,9 @@ struct Device {
 //         and h100 were not measured and run at their peaks
 //         and, for fused kernels, 1.59e-12 s per erf and 0.61e-12 s per exp
 //         element (run F: Inductor's GELU kernels on mlp_gelu_ln), and
-//         rows up to 128 KiB read again after their reduction from the cache
+//         rows up to 128 KiB read again after their reduction from the cache,
+//         and cuDNN attention's rates by sequence length and head size
+//         (attention_rate.h)
 // and one measured preset, what an H200 achieved (docs/predictions.md):
 //   h200-measured  4.2e12 B/s (a 3.3 GB copy), 616e12 FLOP/s (a bf16 matmul
 //                  of linear_ce's logits shape), 300e12 FLOP/s fp32 (TF32)

@@ -1,5 +1,7 @@
 #include "report/report_json.h"
 
+#include <utility>
+
 #include "report/json_writer.h"
 
 namespace pt {
@@ -111,6 +113,21 @@ void bandwidth(JsonWriter& w, const BandwidthEstimate& b) {
   w.field("erf_seconds", b.device.erf_seconds);
   w.field("exp_seconds", b.device.exp_seconds);
   w.field("cached_row_bytes", b.device.cached_row_bytes);
+  w.key("attention");
+  w.begin_object();
+  const std::pair<const char*, const AttentionFit*> fits[] = {{"forward", &b.device.attention.forward},
+                                                              {"backward", &b.device.attention.backward},
+                                                              {"causal_forward", &b.device.attention.causal_forward},
+                                                              {"causal_backward", &b.device.attention.causal_backward}};
+  for (const auto& [name, fit] : fits) {
+    w.key(name);
+    w.begin_object();
+    w.field("rate_d64", fit->rate_d64);
+    w.field("rate_d128", fit->rate_d128);
+    w.field("s0", fit->s0);
+    w.end_object();
+  }
+  w.end_object();
   w.end_object();
   pass(w, "forward", b.forward);
   pass(w, "backward", b.backward);
