@@ -24,6 +24,30 @@ struct PassSimulation {
     return !n.positional_inputs.empty() && (ops.is_view(id) || n.packet == "operator.getitem");
   }
 
+  // Whether `id`'s own computation loads buffer `r`: a search back through
+  // its unallocated inputs that stops at allocated values and at values its
+  // kernel realizes (a buffer of their own, which `id` reads instead).
+  // Unallocated chains are short (realization bounds them); past 4096
+  // values it answers yes, the rule without realized values.
+  bool reads_directly(NodeId id, NodeId r, const std::vector<NodeId>& root, const std::vector<bool>& in_pass,
+                      const std::vector<bool>& is_input, const std::vector<bool>& stored,
+                      const std::vector<bool>& realized) const {
+    if (realized.empty()) return true;
+    std::vector<NodeId> stack(g[id].inputs.begin(), g[id].inputs.end()), seen;
+    while (!stack.empty()) {
+      const NodeId x = stack.back();
+      stack.pop_back();
+      if (!in_pass[x] || root[x] == kNoNode) continue;
+      const NodeId y = root[x];
+      if (y == r) return true;
+      if (is_input[y] || stored[y] || realized[y] || std::find(seen.begin(), seen.end(), y) != seen.end()) continue;
+      seen.push_back(y);
+      if (seen.size() > 4096) return true;
+      stack.insert(stack.end(), g[y].inputs.begin(), g[y].inputs.end());
+    }
+    return false;
+  }
+
   bool same_buffer(NodeId a, NodeId b) const {
     const auto& va = g.proto_node(a).val();
     const auto& vb = g.proto_node(b).val();
@@ -32,8 +56,8 @@ struct PassSimulation {
   }
 
   void run(const std::vector<NodeId>& order, const std::vector<bool>& is_input, const std::vector<bool>& retained,
-           const std::vector<bool>& stored, const Materialized& rules, uint64_t& live, uint64_t& pass_peak,
-           std::string& pass_peak_at) const {
+           const std::vector<bool>& stored, const std::vector<bool>& realized, const Materialized& rules,
+           uint64_t& live, uint64_t& pass_peak, std::string& pass_peak_at) const {
     auto allocates = [&](NodeId id) { return stored.empty() || stored[id]; };
     const NodeId count = g.size();
     std::vector<NodeId> root(count, kNoNode);
@@ -92,7 +116,12 @@ struct PassSimulation {
     // masks (`stored`); with the extended lifetimes above, a cross-entropy
     // backward that turns the saved logits into their gradient would
     // otherwise hold both (linear_ce_fp32: 4.19 GB against 2.30 measured).
-    // Off: --bandwidth-option write_in_place=false.
+    // Inductor decides it per realized value (SchedulerNode.
+    // decide_inplace_update), from the buffers that value's own computation
+    // loads: an output that reads the buffer only through a value its kernel
+    // realizes (`realized`; the float32 loss gradient before its bfloat16
+    // cast, report/bandwidth_options.h's realize_large_expressions) does not
+    // take it over. Off: --bandwidth-option write_in_place=false.
     std::vector<bool> takes_over(count, false), taken(count, false);
     if (!stored.empty() && rules.write_in_place) {
       for (size_t pos = 0; pos < order.size(); ++pos) {
@@ -100,7 +129,8 @@ struct PassSimulation {
         if (is_input[id] || root[id] != id || !allocates(id) || !ops.is_fusible_op(id)) continue;
         collect_reads(id);
         for (NodeId r : reads) {
-          if (last_use[r] == static_cast<int64_t>(pos) && !keep[r] && !taken[r] && same_buffer(r, id)) {
+          if (last_use[r] == static_cast<int64_t>(pos) && !keep[r] && !taken[r] && same_buffer(r, id) &&
+              reads_directly(id, r, root, in_pass, is_input, stored, realized)) {
             taken[r] = takes_over[id] = true;
             break;
           }
@@ -138,8 +168,17 @@ struct PassSimulation {
 // kept every recomputed value alive from the backward's start: on an MLP
 // under a 0.1 budget it predicted 2.36 GB against 1.58 GB measured
 // (docs/predictions.md).
+// With `from_first_tangent_reader` (BandwidthOptions::
+// backward_order_from_tangents) the walk follows PyTorch's
+// reordering_to_mimic_autograd_engine itself: every node from the first one
+// that reads a tangent on, in graph order, after what it needs that has not
+// run yet (insert_node_in_graph: those in graph order too); a node before
+// that reader runs only when a later one needs it. The walk above also
+// starts at the values only the backward computes in the forward's region
+// (the statistics of a recomputed attention), which pulls the recomputation
+// of every layer ahead of the loss backward.
 void append_backward_order(const Graph& g, const Extraction& e, const std::vector<bool>& bw_input,
-                           std::vector<NodeId>& order) {
+                           bool from_first_tangent_reader, std::vector<NodeId>& order) {
   const NodeId count = g.size();
   std::vector<bool> recomputed(count, false), emitted(count, false);
   for (NodeId id : e.recomputed) recomputed[id] = true;
@@ -147,6 +186,40 @@ void append_backward_order(const Graph& g, const Extraction& e, const std::vecto
   // by reading its Node (a cache miss per edge on large graphs).
   const NodeId output = g.output_node();
   auto in_backward = [&](NodeId id) { return e.backward.keep[id] && !bw_input[id] && id != output; };
+  NodeId first_reader = count;  // of a tangent; count: none
+  for (NodeId id = 0; id < count && from_first_tangent_reader; ++id) {
+    if (g[id].input_kind != InputKind::Tangent) continue;
+    for (NodeId u : g.users[id]) {
+      if (in_backward(u)) first_reader = std::min(first_reader, u);
+    }
+  }
+  if (first_reader < count) {
+    std::vector<NodeId> stack, batch;
+    for (NodeId root = first_reader; root < count; ++root) {
+      if (!in_backward(root) || emitted[root]) continue;
+      batch.clear();
+      stack.assign(1, root);
+      emitted[root] = true;
+      while (!stack.empty()) {
+        const NodeId id = stack.back();
+        stack.pop_back();
+        batch.push_back(id);
+        for (NodeId in : g[id].inputs) {
+          if (in_backward(in) && !emitted[in]) {
+            emitted[in] = true;
+            stack.push_back(in);
+          }
+        }
+      }
+      std::sort(batch.begin(), batch.end());
+      order.insert(order.end(), batch.begin(), batch.end());
+    }
+    // Of the nodes no later one needs, PyTorch keeps the mutations (copy_).
+    for (NodeId id = 0; id < first_reader; ++id) {
+      if (in_backward(id) && !emitted[id] && g[id].is_mutable) order.push_back(id);
+    }
+    return;
+  }
   std::vector<std::pair<NodeId, size_t>> stack;  // node, next input to visit
   for (NodeId root = 0; root < count; ++root) {
     if (!in_backward(root) || recomputed[root] || emitted[root]) continue;
@@ -200,8 +273,8 @@ PeakMemory simulate_peak_memory(const Graph& g, const Classification& c, const E
   uint64_t live = m.input_bytes;
   m.forward_peak_bytes = live;
   std::string fw_at = fw_order.empty() ? "" : std::string(g[fw_order.front()].name);
-  sim.run(fw_order, e.forward.is_input, fw_retained, materialized.forward, materialized, live, m.forward_peak_bytes,
-          fw_at);
+  sim.run(fw_order, e.forward.is_input, fw_retained, materialized.forward, materialized.forward_realized, materialized,
+          live, m.forward_peak_bytes, fw_at);
 
   // Backward: what the forward left (inputs, saved values, forward outputs)
   // plus the tangents. Saved values are freed after their last reader;
@@ -209,7 +282,7 @@ PeakMemory simulate_peak_memory(const Graph& g, const Classification& c, const E
   std::vector<NodeId> bw_order = e.bw_inputs(g);
   std::vector<bool> bw_input(count, false);
   for (NodeId id : bw_order) bw_input[id] = true;
-  append_backward_order(g, e, bw_input, bw_order);
+  append_backward_order(g, e, bw_input, materialized.order_from_first_tangent_reader, bw_order);
   std::vector<bool> bw_retained(count, false);
   for (NodeId id : c.bwd_outputs) {
     if (id != kNoNode) bw_retained[id] = true;
@@ -220,7 +293,8 @@ PeakMemory simulate_peak_memory(const Graph& g, const Classification& c, const E
   }
   m.backward_peak_bytes = live;
   std::string bw_at = bw_order.empty() ? "" : std::string(g[bw_order.front()].name);
-  sim.run(bw_order, bw_input, bw_retained, materialized.backward, materialized, live, m.backward_peak_bytes, bw_at);
+  sim.run(bw_order, bw_input, bw_retained, materialized.backward, materialized.backward_realized, materialized, live,
+          m.backward_peak_bytes, bw_at);
 
   if (m.backward_peak_bytes > m.forward_peak_bytes) {
     m.peak_bytes = m.backward_peak_bytes;

@@ -36,12 +36,21 @@ struct PeakMemory {
 // bandwidth options of the same names turn them off):
 // sources_live_to_readers keeps what an unallocated value is computed from
 // live until that value's last reader; write_in_place lets a fused output
-// take the memory of a same-sized buffer that it reads last.
+// take the memory of a same-sized buffer that it reads last, when its own
+// computation reads it: not through a value its kernel realizes (the
+// `*_realized` masks, report/fusion_groups.h's FusionGroups::realized;
+// empty: none).
 struct Materialized {
   std::vector<bool> forward;
   std::vector<bool> backward;
   bool sources_live_to_readers = true;
   bool write_in_place = true;
+  std::vector<bool> forward_realized;
+  std::vector<bool> backward_realized;
+  // The backward's order starts at the first node that reads a tangent
+  // (peak_memory.cpp's append_backward_order says why); false: at every node
+  // that is no recomputation.
+  bool order_from_first_tangent_reader = false;
 };
 
 PeakMemory simulate_peak_memory(const Graph& g, const Classification& c, const Extraction& e, const OpClasses& ops,

@@ -299,6 +299,7 @@ PassEstimate cost_pass(const Graph& g, const Subgraph& pass, const std::vector<N
   const FusionGroups f = group_kernels(g, pass, outputs, ops, numel, o, recomputed);
   PassEstimate out = PassCoster(g, f, ops, numel, device, o).run();
   out.stored = f.stored;
+  out.realized = f.realized;
   return out;
 }
 
@@ -335,7 +336,8 @@ PeakMemory fused_peak_memory(const Graph& prepared, const PartitionResult& r, co
                              const BandwidthEstimate& bw, const BandwidthOptions& o) {
   return simulate_peak_memory(
       prepared, r.classification, r.extraction, ops,
-      Materialized{bw.forward.stored, bw.backward.stored, o.sources_live_to_readers, o.write_in_place});
+      Materialized{bw.forward.stored, bw.backward.stored, o.sources_live_to_readers, o.write_in_place,
+                   bw.forward.realized, bw.backward.realized, o.backward_order_from_tangents});
 }
 
 }  // namespace pt

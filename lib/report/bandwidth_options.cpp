@@ -24,6 +24,10 @@ void BandwidthOptions::set(std::string_view key, std::string_view value) {
     recompute_fused_inputs = parse_bool(key, value);
   } else if (key == "realize_reused_values") {
     realize_reused_values = parse_bool(key, value);
+  } else if (key == "realize_large_expressions") {
+    realize_large_expressions = parse_bool(key, value);
+  } else if (key == "pad_is_pointwise") {
+    pad_is_pointwise = parse_bool(key, value);
   } else if (key == "merge_sibling_kernels") {
     merge_sibling_kernels = parse_bool(key, value);
   } else if (key == "apply_device_efficiency") {
@@ -36,6 +40,8 @@ void BandwidthOptions::set(std::string_view key, std::string_view value) {
     sources_live_to_readers = parse_bool(key, value);
   } else if (key == "write_in_place") {
     write_in_place = parse_bool(key, value);
+  } else if (key == "backward_order_from_tangents") {
+    backward_order_from_tangents = parse_bool(key, value);
   } else if (key == "indexing_reads_selection") {
     indexing_reads_selection = parse_bool(key, value);
   } else if (key == "join_search_limit") {
@@ -62,9 +68,11 @@ void set_bandwidth_assignment(BandwidthOptions& o, std::string_view assignment) 
 }
 
 std::vector<std::string> bandwidth_option_keys() {
-  return {"reductions_end_kernels", "recompute_fused_inputs", "realize_reused_values", "merge_sibling_kernels",
-          "indexing_reads_selection",
-          "apply_device_efficiency", "fused_compute_floor", "cached_row_rereads", "sources_live_to_readers", "write_in_place", "join_search_limit"};
+  return {"reductions_end_kernels",  "recompute_fused_inputs",  "realize_reused_values",
+          "realize_large_expressions", "pad_is_pointwise",       "merge_sibling_kernels",
+          "indexing_reads_selection",  "apply_device_efficiency", "fused_compute_floor",
+          "cached_row_rereads",        "sources_live_to_readers", "write_in_place",
+          "backward_order_from_tangents", "join_search_limit"};
 }
 
 }  // namespace pt

@@ -30,6 +30,35 @@ struct BandwidthOptions {
   // measured (docs/predictions.md). Off: values are computed again wherever
   // read (recompute_fused_inputs alone).
   bool realize_reused_values = true;
+  // With realize_reused_values: Inductor's lowering also realizes a
+  // pointwise value whose inlined expression has more than 30 ops
+  // (config.realize_opcount_threshold; GraphLowering.run_node's
+  // has_exceeded_max_reads, then realize_hint when the expression loads more
+  // than one non-scalar buffer). Ops are counted per node as Inductor's
+  // OpCounterCSE names them (fusion_groups.cpp's op_weight). A cross-entropy
+  // gradient crosses it when the backward recomputes the softmax statistics
+  // (29 ops with them saved, 31 recomputed, on GPT, GPT-2, ViT, the MLPs and
+  // linear_ce): Inductor then realizes the float32 gradient inside the loss
+  // kernel, and the bfloat16 gradient that reads it is not written in place
+  // into the logits (peak_memory.h; run F's generated code: a second
+  // logits-sized buffer in all 13 loss kernels that realize the float32
+  // gradient, in place in 26 of the 28 that do not; the other two pad the
+  // vocabulary).
+  // Off by default: with the backward order of
+  // backward_order_from_tangents and pad_is_pointwise it fixes nine peak
+  // pairs, but that order loses two (docs/predictions_calibrated.md, sixth
+  // pass). Off: only the read counts realize.
+  bool realize_large_expressions = false;
+  // constant_pad_nd is fused like a pointwise op (Inductor lowers it to a
+  // masked load in its readers' loops), though it is not in PyTorch's
+  // recomputable set, which still decides the partition. Llama pads its
+  // labels: under a memory budget the backward recomputes the pad inside the
+  // loss gradient, whose op count then crosses realize_large_expressions'
+  // bound (Llama under budgets 0.5 and 0.1: no in-place gradient, a second
+  // logits-sized buffer; with the labels saved, in place). Off: the pad is a
+  // kernel of its own. Changes step time where a weight is padded (GPT-2 and
+  // linear_ce's lm head: up to -0.22 ms).
+  bool pad_is_pointwise = false;
   // Kernels that read the same buffer run as one when that creates no cycle
   // (Inductor's horizontal fusion; sibling_fusion.h says when): a
   // recomputation in the backward and the backward op that reads the same
@@ -70,6 +99,20 @@ struct BandwidthOptions {
   // for the last time (Inductor's inplace_buffers). Off: each node allocates
   // its own output.
   bool write_in_place = true;
+  // The backward runs in PyTorch's order (reordering_to_mimic_autograd_engine,
+  // peak_memory.cpp's append_backward_order): from the first node that reads
+  // a tangent, each node after what it needs; a node before that reader runs
+  // only when a later one needs it. Without it, the values only the backward
+  // computes in the forward's region (the statistics of a recomputed
+  // attention) start walks of their own, and the recomputation of every
+  // layer runs before the loss backward: GPT under a 0.5 budget holds 0.64 GB
+  // more at the loss kernel than Inductor, which runs that kernel first (run
+  // F's generated code). Off by default: ViT under aggressive recomputation
+  // then falls 0.29 GB below the measured peak (Inductor recomputes its
+  // residual stream for all layers in one kernel right after the loss; the
+  // old order's early walks stood in for that). Off: the walks start at
+  // every backward node that is no recomputation.
+  bool backward_order_from_tangents = false;
   // Nodes the cycle check of one join may visit; past it the node starts a
   // new kernel instead. Keeps the grouping near-linear on 10^5-node graphs
   // (the check is a backward search bounded by the kernel's first member).

@@ -26,7 +26,9 @@ class Grouper {
     f_.kernel.assign(n_, -1);
     f_.reduction.assign(n_, false);
     f_.stored.assign(n_, false);
+    f_.realized.assign(n_, false);
     forced_.assign(n_, false);
+    op_weight_.assign(n_, -1);
     seen_.assign(n_, 0);
     // The output node is always the last node (validate.cpp).
     runs_.assign(n_, 0);
@@ -122,7 +124,7 @@ class Grouper {
       } else {
         join_or_start(id);
       }
-    } else if (ops_.is_fusible_op(id)) {
+    } else if (ops_.is_fusible_op(id) || (o_.pad_is_pointwise && n.packet == "aten.constant_pad_nd")) {
       join_or_start(id);
       f_.reduction[id] = has_tag(g_, id, "reduction");
     } else {
@@ -213,41 +215,61 @@ class Grouper {
   }
 
   // Inductor's thresholds (torch/_inductor/config.py): realize_reads_threshold
-  // for a value with several readers, realize_acc_reads_threshold for any.
+  // for a value with several readers, realize_acc_reads_threshold for any,
+  // realize_opcount_threshold for the ops of any value's inlined expression.
   static constexpr size_t kReuseReads = 4;
   static constexpr size_t kMaxReads = 8;
+  static constexpr size_t kMaxOps = 30;
 
   // Inductor inlines a pointwise value into each reader unless it realizes
-  // it (BandwidthOptions::realize_reused_values says when). Walks the pass in
-  // graph order with the buffers each fused value's inlined computation
-  // reads (at most kMaxReads + 1 kept); a realized value reads only itself
-  // downstream, and is stored when a kernel other than its own reads it.
+  // it (BandwidthOptions::realize_reused_values and realize_large_expressions
+  // say when). Walks the pass in graph order with the buffers each fused
+  // value's inlined computation reads (at most kMaxReads + 1 kept) and the
+  // nodes that add ops to it (op_weight > 0; at most kMaxOps while it is
+  // inlined); a realized value reads only itself downstream, and is stored
+  // when a kernel other than its own reads it.
   void realize_reused() {
-    // reads[x] = pool[read_at[x], read_at[x] + read_len[x]): one pool, not a
-    // vector per node (graphs reach 10^6 nodes).
-    std::vector<NodeId> pool, acc;
-    std::vector<size_t> read_at(n_, 0);
-    std::vector<uint8_t> read_len(n_, 0);
+    // reads[x] = pool[read_at[x], read_at[x] + read_len[x]), the same for
+    // ops: one pool, not a vector per node (graphs reach 10^6 nodes).
+    std::vector<NodeId> pool, acc, op_pool, op_acc;
+    std::vector<size_t> read_at(n_, 0), op_at(n_, 0);
+    std::vector<uint8_t> read_len(n_, 0), op_len(n_, 0);
     auto keep_reads = [&](NodeId id, const NodeId* first, size_t count) {
       read_at[id] = pool.size();
       read_len[id] = static_cast<uint8_t>(count);
       pool.insert(pool.end(), first, first + count);
     };
+    auto append = [](std::vector<NodeId>& to, const std::vector<NodeId>& from, size_t at, size_t len) {
+      to.insert(to.end(), from.begin() + static_cast<std::ptrdiff_t>(at),
+                from.begin() + static_cast<std::ptrdiff_t>(at + len));
+    };
+    auto sort_unique = [](std::vector<NodeId>& v) {
+      std::sort(v.begin(), v.end());
+      v.erase(std::unique(v.begin(), v.end()), v.end());
+    };
+    const bool count_ops = o_.realize_large_expressions;
     for (NodeId id = 0; id < g_.size(); ++id) {
       if (f_.role[id] != NodeRole::Fused || f_.reduction[id] || f_.stored[fused_base(id)]) continue;
       acc.clear();
+      op_acc.clear();
       for (NodeId x : g_[id].inputs) {
         if (!in_pass(x) || f_.role[x] == NodeRole::Host) continue;
         const bool inlined = f_.role[x] == NodeRole::Fused && !f_.reduction[x] && !f_.stored[fused_base(x)];
         if (inlined) {
-          acc.insert(acc.end(), pool.begin() + static_cast<std::ptrdiff_t>(read_at[x]),
-                     pool.begin() + static_cast<std::ptrdiff_t>(read_at[x] + read_len[x]));
+          append(acc, pool, read_at[x], read_len[x]);
+          if (count_ops) append(op_acc, op_pool, op_at[x], op_len[x]);
         } else {
           acc.push_back(x);
         }
       }
-      std::sort(acc.begin(), acc.end());
-      acc.erase(std::unique(acc.begin(), acc.end()), acc.end());
+      sort_unique(acc);
+      size_t ops = 0;
+      if (count_ops) {
+        if (op_weight(id) > 0) op_acc.push_back(id);
+        sort_unique(op_acc);
+        ops = acc.size();  // a load each
+        for (NodeId x : op_acc) ops += static_cast<size_t>(op_weight(x));
+      }
       int users = 0;
       bool read_elsewhere = false;
       for (NodeId u : g_.users[id]) {
@@ -255,15 +277,56 @@ class Grouper {
         ++users;
         if (!is_member(u, f_.kernel[id])) read_elsewhere = true;
       }
-      const bool realize = acc.size() > kMaxReads || (users > 1 && acc.size() > kReuseReads);
+      // realize_hint realizes a long expression only if it reads more than
+      // one buffer at a varying index (OpCountResult::nontrivial_read_count:
+      // a scalar's load is not counted).
+      const bool long_expression =
+          ops > kMaxOps && std::count_if(acc.begin(), acc.end(), [&](NodeId x) { return numel_[x] > 1; }) > 1;
+      const bool realize = acc.size() > kMaxReads || (users > 1 && acc.size() > kReuseReads) || long_expression;
       if (!realize) {
         keep_reads(id, acc.data(), std::min(acc.size(), kMaxReads + 1));
+        op_at[id] = op_pool.size();
+        op_len[id] = static_cast<uint8_t>(std::min(op_acc.size(), kMaxOps + 1));
+        op_pool.insert(op_pool.end(), op_acc.begin(), op_acc.begin() + op_len[id]);
         continue;
       }
+      f_.realized[id] = true;
       // Read only inside its own kernel: kept in registers there.
       if (read_elsewhere) f_.stored[fused_base(id)] = true;
       keep_reads(id, &id, 1);
+      op_at[id] = op_pool.size();
+      op_len[id] = 0;
     }
+  }
+
+  // The ops a fused node adds to an inlined expression, as Inductor's
+  // OpCounterCSE names them: none for a view, getitem or clone (indexing, or
+  // the loaded value itself), one for a constant, iota or dtype conversion,
+  // else one plus a constant per number among its arguments (ne(x, -1) is
+  // two). Equal nodes are one node here: prepare's CSE merged them.
+  int op_weight(NodeId id) {
+    int8_t& w = op_weight_[static_cast<size_t>(id)];
+    if (w >= 0) return w;
+    const std::string_view p = g_[id].packet;
+    if (ops_.is_view(id) || p == "operator.getitem" || p == "aten.clone" || p == "aten.alias") {
+      w = 0;
+    } else if (p == "prims.convert_element_type" || p == "aten.full" || p == "aten.scalar_tensor" ||
+               p == "prims.iota" || p == "aten._to_copy") {
+      w = 1;
+    } else {
+      int numbers = 0;
+      for (const auto& a : g_.proto_node(id).args()) numbers += count_numbers(a);
+      w = static_cast<int8_t>(std::min(1 + numbers, 100));
+    }
+    return w;
+  }
+
+  static int count_numbers(const proto::Arg& a) {
+    if (a.kind_case() == proto::Arg::kInt || a.kind_case() == proto::Arg::kFloat) return 1;
+    if (a.kind_case() != proto::Arg::kList) return 0;
+    int n = 0;
+    for (const auto& item : a.list().items()) n += count_numbers(item);
+    return n;
   }
 
   // Follows fused views down to the fused value they show.
@@ -299,6 +362,7 @@ class Grouper {
   FusionGroups f_;
   std::vector<NodeId> first_;  // per kernel: its first member
   std::vector<bool> forced_;
+  std::vector<int8_t> op_weight_;  // per node: op_weight, -1 until asked
   std::vector<uint8_t> runs_;  // per node: in_pass, one byte each (asked on every edge)
   std::vector<int> seen_;
   int stamp_ = 0;

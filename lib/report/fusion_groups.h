@@ -9,8 +9,9 @@
 //   Host       symbolic scalars and other non-tensor results: no kernel
 //   OwnKernel  compute-intensive and other non-fusible ops: a kernel each
 //   Fused      fusible ops (PyTorch's fusible set: the recompute allowlist
-//              plus random ops; views of fused values): they join the kernel
-//              of one of their fused producers, or start one
+//              plus random ops; constant_pad_nd with pad_is_pointwise; views
+//              of fused values): they join the kernel of one of their fused
+//              producers, or start one
 // A fused node may not join a kernel it depends on through something outside
 // that kernel (that would be a cycle), nor, with reductions_end_kernels, a
 // kernel whose reduction result it reads: the reduction ends its kernel, and
@@ -18,8 +19,11 @@
 // that reads the input again (bandwidth_model.h says how). With
 // realize_reused_values, a fused value that Inductor's lowering would realize
 // (several readers and more than 4 buffers read, or more than 8) is stored
-// when another kernel reads it. With merge_sibling_kernels, kernels that
-// read the same buffer run as one (sibling_fusion.h).
+// when another kernel reads it; with realize_large_expressions, so is one
+// whose inlined expression exceeds Inductor's op count. A realized value
+// that only its own kernel reads is a buffer of that kernel, never written
+// to memory (`realized`, not `stored`). With merge_sibling_kernels, kernels
+// that read the same buffer run as one (sibling_fusion.h).
 #pragma once
 
 #include <cstdint>
@@ -40,6 +44,11 @@ struct FusionGroups {
   std::vector<int32_t> kernel;    // home kernel of OwnKernel and Fused nodes, -1 else
   std::vector<bool> reduction;    // Fused node tagged `reduction`
   std::vector<bool> stored;       // written to memory by its kernel
+  // A fused value Inductor's lowering realizes (realize_reused_values): a
+  // buffer of its own, stored only when another kernel reads it. Readers in
+  // its kernel read that buffer, not what it is computed from, which decides
+  // what they may write in place (peak_memory.h's Materialized).
+  std::vector<bool> realized;
   std::vector<std::vector<NodeId>> members;  // per kernel, graph order
 
   int32_t kernel_count() const { return static_cast<int32_t>(members.size()); }

@@ -297,3 +297,23 @@ TEST_CASE("kernels far apart merge only when the recomputation runs next to its 
   const PassEstimate emitted_order = estimate_all(g, {}, {relu});
   CHECK(emitted_order.bytes_loaded == in_graph_order.bytes_loaded - 4000);
 }
+
+TEST_CASE("constant_pad_nd joins its reader's kernel with pad_is_pointwise") {
+  GraphBuilder b;
+  b.input("x", {4});
+  b.op("p", "aten.constant_pad_nd.default", {"x"}, {5}, "float32", {},
+       "args { list { items { int: 0 } items { int: 1 } } } args { float: 0.0 }");
+  b.op("r", "aten.relu.default", {"p"}, {5}, "float32", {"pointwise"});
+  const Graph g = b.build({"r"});
+  // Not in PyTorch's fusible set: a kernel of its own that stores the pad.
+  const PassEstimate own = estimate_all(g);
+  CHECK(own.kernels.size() == 2);
+  CHECK(own.bytes_stored == 40);
+  // Inductor lowers it to a masked load in the relu's loop.
+  BandwidthOptions o;
+  o.pad_is_pointwise = true;
+  const PassEstimate fused = estimate_all(g, o);
+  CHECK(fused.kernels.size() == 1);
+  CHECK(fused.bytes_loaded == 16);
+  CHECK(fused.bytes_stored == 20);
+}
