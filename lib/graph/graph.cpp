@@ -1,6 +1,8 @@
 #include "graph/graph.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <stdexcept>
 
 namespace pt {
 
@@ -24,7 +26,14 @@ UserLists::UserLists(const std::vector<Node>& nodes) {
       ++start_[static_cast<size_t>(in) + 1];
     }
   }
-  for (size_t i = 1; i <= count; ++i) start_[i] += start_[i - 1];
+  uint64_t total = 0;
+  for (size_t i = 1; i <= count; ++i) {
+    total += start_[i];
+    // 32-bit offsets: 4 * 10^9 (node, user) pairs would be a graph of
+    // hundreds of GB; say so rather than wrap.
+    if (total > UINT32_MAX) throw std::length_error("graph: more than 2^32 (node, user) pairs");
+    start_[i] = static_cast<uint32_t>(total);
+  }
   items_.resize(start_[count]);
   std::vector<uint32_t> fill(start_.begin(), start_.end() - 1);
   std::fill(last.begin(), last.end(), kNoNode);
