@@ -103,12 +103,18 @@ void run(const uint8_t* data, size_t size, Format format) {
   const proto::Partition out = partition_message(p.prepared.graph, p.result.classification, p.result.extraction, s);
   for (Format f : {Format::Binary, Format::Text, Format::Json}) serialize_message(out, f);
   // The tool writes binary partitions without building the message.
-  if (partition_bytes(p.prepared.graph, p.result.classification, p.result.extraction, s) !=
-      serialize_message(out, Format::Binary)) {
+  const std::string written = partition_bytes(p.prepared.graph, p.result.classification, p.result.extraction, s);
+  if (written != serialize_message(out, Format::Binary)) {
     throw std::logic_error("partition_bytes differs from the serialized Partition message");
   }
-  // Every report format, from one model (bandwidth model and peak memory included).
-  const ReportModel model = build_report({joint, p, s, parse_device("h100"), {}, {}});
+  // The partition command streams the same bytes to its file.
+  std::ostringstream streamed;
+  write_partition_bytes(streamed, p.prepared.graph, p.result.classification, p.result.extraction, s);
+  if (streamed.str() != written) throw std::logic_error("write_partition_bytes differs from partition_bytes");
+  // Every report format, from one model (bandwidth model and peak memory
+  // included), on the preset with every measured rule (h200: efficiencies,
+  // arithmetic floor, cached rereads, attention rates).
+  const ReportModel model = build_report({joint, p, s, parse_device("h200"), {}, {}});
   std::ostringstream text, json, md;
   write_report_text(text, model);
   write_report_json(json, model);
