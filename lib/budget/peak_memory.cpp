@@ -55,9 +55,51 @@ struct PassSimulation {
            va.tensor().dtype() == vb.tensor().dtype();
   }
 
+  // Bytes each position of `order` allocates: a stored value at its own
+  // node, or, with `kernel` (the pass's kernel per node, -1 for none; empty:
+  // per node), at the first node of its kernel in the order. Inductor
+  // allocates every output of a fused kernel before it launches the kernel,
+  // and the kernel runs where its earliest member would (the scheduler sorts
+  // fused nodes by their first member, then topologically). ViT under
+  // aggressive recomputation: the kernel that recomputes the residual stream
+  // right after the loss also computes the float32 normalized values of ten
+  // layers' LayerNorm backward, with the rest 0.37 GB allocated at once (run
+  // K, docs/predictions_calibrated.md's seventh pass), where the model
+  // allocated each before its own layer's backward: 0.28 GB below the
+  // measured peak. A recomputed forward value (`recomputed`) stays at its own
+  // node: PyTorch emits it just before its first reader, and Inductor mostly
+  // fuses it there, into that reader's kernel (run F: mlp_gelu_ln
+  // aggressive's early kernel stores the residual and two normalized values;
+  // every recomputed LayerNorm output comes from its own layer's backward
+  // kernel). ViT's early kernel also holds ten recomputed bfloat16 values
+  // (0.10 GB) that this leaves at their readers.
+  // Off: --bandwidth-option allocate_at_kernel_launch=false.
+  template <typename Allocates>
+  std::vector<uint64_t> allocations(const std::vector<NodeId>& order, const std::vector<bool>& is_input,
+                                    const std::vector<NodeId>& root, const std::vector<bool>& takes_over,
+                                    const std::vector<int32_t>& kernel, const std::vector<bool>& recomputed,
+                                    const Allocates& allocates) const {
+    std::vector<size_t> launch;  // per kernel: its first position in `order`
+    for (size_t pos = 0; pos < order.size() && !kernel.empty(); ++pos) {
+      const int32_t k = kernel[order[pos]];
+      if (k < 0) continue;
+      if (static_cast<size_t>(k) >= launch.size()) launch.resize(static_cast<size_t>(k) + 1, order.size());
+      launch[k] = std::min(launch[k], pos);
+    }
+    std::vector<uint64_t> bytes(order.size(), 0);
+    for (size_t pos = 0; pos < order.size(); ++pos) {
+      const NodeId id = order[pos];
+      if (is_input[id] || root[id] != id || !allocates(id) || takes_over[id]) continue;
+      const bool at_launch = !kernel.empty() && kernel[id] >= 0 && (recomputed.empty() || !recomputed[id]);
+      bytes[at_launch ? launch[kernel[id]] : pos] += g[id].size_bytes;
+    }
+    return bytes;
+  }
+
   void run(const std::vector<NodeId>& order, const std::vector<bool>& is_input, const std::vector<bool>& retained,
            const std::vector<bool>& stored, const std::vector<bool>& realized, const Materialized& rules,
-           uint64_t& live, uint64_t& pass_peak, std::string& pass_peak_at) const {
+           const std::vector<int32_t>& kernel, const std::vector<bool>& recomputed, uint64_t& live,
+           uint64_t& pass_peak, std::string& pass_peak_at) const {
     auto allocates = [&](NodeId id) { return stored.empty() || stored[id]; };
     const NodeId count = g.size();
     std::vector<NodeId> root(count, kNoNode);
@@ -147,9 +189,11 @@ struct PassSimulation {
       // its position, not by a search of the order: quadratic in unread values).
       frees[at >= 0 ? static_cast<size_t>(at) : produced].push_back(id);
     }
+    const std::vector<uint64_t> allocated =
+        allocations(order, is_input, root, takes_over, kernel, recomputed, allocates);
     for (size_t pos = 0; pos < order.size(); ++pos) {
       const NodeId id = order[pos];
-      if (!is_input[id] && root[id] == id && allocates(id) && !takes_over[id]) live += g[id].size_bytes;
+      live += allocated[pos];
       if (live > pass_peak) {
         pass_peak = live;
         pass_peak_at = g[id].name;
@@ -274,7 +318,7 @@ PeakMemory simulate_peak_memory(const Graph& g, const Classification& c, const E
   m.forward_peak_bytes = live;
   std::string fw_at = fw_order.empty() ? "" : std::string(g[fw_order.front()].name);
   sim.run(fw_order, e.forward.is_input, fw_retained, materialized.forward, materialized.forward_realized, materialized,
-          live, m.forward_peak_bytes, fw_at);
+          {}, {}, live, m.forward_peak_bytes, fw_at);
 
   // Backward: what the forward left (inputs, saved values, forward outputs)
   // plus the tangents. Saved values are freed after their last reader;
@@ -293,8 +337,10 @@ PeakMemory simulate_peak_memory(const Graph& g, const Classification& c, const E
   }
   m.backward_peak_bytes = live;
   std::string bw_at = bw_order.empty() ? "" : std::string(g[bw_order.front()].name);
-  sim.run(bw_order, bw_input, bw_retained, materialized.backward, materialized.backward_realized, materialized, live,
-          m.backward_peak_bytes, bw_at);
+  std::vector<bool> recomputed(count, false);
+  for (NodeId id : e.recomputed) recomputed[id] = true;
+  sim.run(bw_order, bw_input, bw_retained, materialized.backward, materialized.backward_realized, materialized,
+          materialized.backward_kernel, recomputed, live, m.backward_peak_bytes, bw_at);
 
   if (m.backward_peak_bytes > m.forward_peak_bytes) {
     m.peak_bytes = m.backward_peak_bytes;

@@ -51,6 +51,12 @@ struct Materialized {
   // (peak_memory.cpp's append_backward_order says why); false: at every node
   // that is no recomputation.
   bool order_from_first_tangent_reader = false;
+  // Per joint node, the backward kernel that computes it (FusionGroups::
+  // kernel; -1: none). A kernel's stored values other than recomputed forward
+  // values are allocated when its first node runs, as Inductor allocates a
+  // kernel's outputs before launching it (peak_memory.cpp says why). Empty:
+  // each value at its own node.
+  std::vector<int32_t> backward_kernel;
 };
 
 PeakMemory simulate_peak_memory(const Graph& g, const Classification& c, const Extraction& e, const OpClasses& ops,

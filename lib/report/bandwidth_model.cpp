@@ -300,6 +300,7 @@ PassEstimate cost_pass(const Graph& g, const Subgraph& pass, const std::vector<N
   PassEstimate out = PassCoster(g, f, ops, numel, device, o).run();
   out.stored = f.stored;
   out.realized = f.realized;
+  out.kernel = f.kernel;
   return out;
 }
 
@@ -337,7 +338,8 @@ PeakMemory fused_peak_memory(const Graph& prepared, const PartitionResult& r, co
   return simulate_peak_memory(
       prepared, r.classification, r.extraction, ops,
       Materialized{bw.forward.stored, bw.backward.stored, o.sources_live_to_readers, o.write_in_place,
-                   bw.forward.realized, bw.backward.realized, o.backward_order_from_tangents});
+                   bw.forward.realized, bw.backward.realized, o.backward_order_from_tangents,
+                   o.allocate_at_kernel_launch ? bw.backward.kernel : std::vector<int32_t>{}});
 }
 
 }  // namespace pt

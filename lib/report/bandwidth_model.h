@@ -63,6 +63,7 @@ struct PassEstimate {
   std::vector<KernelEstimate> kernels;  // those that store something or run a non-fusible op
   std::vector<bool> stored;             // per joint node: written to memory (peak_memory.h's Materialized)
   std::vector<bool> realized;           // per joint node: FusionGroups::realized
+  std::vector<int32_t> kernel;          // per joint node: FusionGroups::kernel
 
   uint64_t bytes() const { return bytes_loaded + bytes_stored; }
 };

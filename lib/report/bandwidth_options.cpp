@@ -40,6 +40,8 @@ void BandwidthOptions::set(std::string_view key, std::string_view value) {
     sources_live_to_readers = parse_bool(key, value);
   } else if (key == "write_in_place") {
     write_in_place = parse_bool(key, value);
+  } else if (key == "allocate_at_kernel_launch") {
+    allocate_at_kernel_launch = parse_bool(key, value);
   } else if (key == "backward_order_from_tangents") {
     backward_order_from_tangents = parse_bool(key, value);
   } else if (key == "indexing_reads_selection") {
@@ -72,7 +74,7 @@ std::vector<std::string> bandwidth_option_keys() {
           "realize_large_expressions", "pad_is_pointwise",       "merge_sibling_kernels",
           "indexing_reads_selection",  "apply_device_efficiency", "fused_compute_floor",
           "cached_row_rereads",        "sources_live_to_readers", "write_in_place",
-          "backward_order_from_tangents", "join_search_limit"};
+          "backward_order_from_tangents", "allocate_at_kernel_launch", "join_search_limit"};
 }
 
 }  // namespace pt

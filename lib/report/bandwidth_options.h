@@ -44,21 +44,22 @@ struct BandwidthOptions {
   // logits-sized buffer in all 13 loss kernels that realize the float32
   // gradient, in place in 26 of the 28 that do not; the other two pad the
   // vocabulary).
-  // Off by default: with the backward order of
-  // backward_order_from_tangents and pad_is_pointwise it fixes nine peak
-  // pairs, but that order loses two (docs/predictions_calibrated.md, sixth
-  // pass). Off: only the read counts realize.
-  bool realize_large_expressions = false;
+  // With backward_order_from_tangents, pad_is_pointwise and
+  // allocate_at_kernel_launch it fixes nine peak pairs and loses none
+  // (docs/predictions_calibrated.md, sixth and seventh passes). Off: only the
+  // read counts realize.
+  bool realize_large_expressions = true;
   // constant_pad_nd is fused like a pointwise op (Inductor lowers it to a
   // masked load in its readers' loops), though it is not in PyTorch's
   // recomputable set, which still decides the partition. Llama pads its
   // labels: under a memory budget the backward recomputes the pad inside the
   // loss gradient, whose op count then crosses realize_large_expressions'
   // bound (Llama under budgets 0.5 and 0.1: no in-place gradient, a second
-  // logits-sized buffer; with the labels saved, in place). Off: the pad is a
-  // kernel of its own. Changes step time where a weight is padded (GPT-2 and
-  // linear_ce's lm head: up to -0.22 ms).
-  bool pad_is_pointwise = false;
+  // logits-sized buffer; with the labels saved, in place). A pad that a
+  // matmul reads (Inductor's pad_mm pass: GPT-2's and linear_ce's padded
+  // lm head and loss gradient) stays a kernel of its own (fusion_groups.cpp).
+  // Off: every pad is a kernel of its own.
+  bool pad_is_pointwise = true;
   // Kernels that read the same buffer run as one when that creates no cycle
   // (Inductor's horizontal fusion; sibling_fusion.h says when): a
   // recomputation in the backward and the backward op that reads the same
@@ -107,12 +108,19 @@ struct BandwidthOptions {
   // attention) start walks of their own, and the recomputation of every
   // layer runs before the loss backward: GPT under a 0.5 budget holds 0.64 GB
   // more at the loss kernel than Inductor, which runs that kernel first (run
-  // F's generated code). Off by default: ViT under aggressive recomputation
-  // then falls 0.29 GB below the measured peak (Inductor recomputes its
-  // residual stream for all layers in one kernel right after the loss; the
-  // old order's early walks stood in for that). Off: the walks start at
+  // F's generated code). ViT under aggressive recomputation needs
+  // allocate_at_kernel_launch with it (Inductor recomputes its residual
+  // stream for all layers in one kernel right after the loss; the old
+  // order's early walks had stood in for that). Off: the walks start at
   // every backward node that is no recomputation.
-  bool backward_order_from_tangents = false;
+  bool backward_order_from_tangents = true;
+  // Peak memory: a backward kernel's stored values, recomputed forward
+  // values excepted, are allocated when its first node runs, as Inductor
+  // allocates a kernel's outputs before launching it (budget/peak_memory.h's
+  // Materialized::backward_kernel; run K: ViT's residual-stream kernel
+  // allocates ten layers' LayerNorm-backward values at once, 0.28 GB the
+  // model missed). Off: each value is allocated at its own node.
+  bool allocate_at_kernel_launch = true;
   // Nodes the cycle check of one join may visit; past it the node starts a
   // new kernel instead. Keeps the grouping near-linear on 10^5-node graphs
   // (the check is a backward search bounded by the kernel's first member).

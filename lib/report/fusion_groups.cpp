@@ -124,13 +124,31 @@ class Grouper {
       } else {
         join_or_start(id);
       }
-    } else if (ops_.is_fusible_op(id) || (o_.pad_is_pointwise && n.packet == "aten.constant_pad_nd")) {
+    } else if (ops_.is_fusible_op(id) || (o_.pad_is_pointwise && n.packet == "aten.constant_pad_nd" &&
+                                           !feeds_own_kernel(id, 0))) {
       join_or_start(id);
       f_.reduction[id] = has_tag(g_, id, "reduction");
     } else {
       role = NodeRole::OwnKernel;
       f_.kernel[id] = new_kernel(id);
     }
+  }
+
+  // Whether a non-fusible op (a matmul) reads `id`, directly or via views:
+  // such a pad (Inductor's pad_mm operand) is a kernel of its own, its loop
+  // the padded size (run F: GPT-2's padded loss gradient). Fused into the
+  // loss kernel, GPT-2's two 0.82 GB pads were allocated with its outputs.
+  // Off with pad_is_pointwise=false (then every pad is a kernel of its own).
+  bool feeds_own_kernel(NodeId id, int depth) const {
+    for (NodeId u : g_.users[id]) {
+      if (!in_pass(u)) continue;
+      if (ops_.is_view(u) || g_[u].packet == "operator.getitem") {
+        if (depth < 8 && feeds_own_kernel(u, depth + 1)) return true;
+      } else if (!ops_.is_fusible_op(u)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   // A fusible node joins the kernel of its first fused producer it can join.

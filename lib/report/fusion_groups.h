@@ -9,7 +9,8 @@
 //   Host       symbolic scalars and other non-tensor results: no kernel
 //   OwnKernel  compute-intensive and other non-fusible ops: a kernel each
 //   Fused      fusible ops (PyTorch's fusible set: the recompute allowlist
-//              plus random ops; constant_pad_nd with pad_is_pointwise; views
+//              plus random ops; constant_pad_nd with pad_is_pointwise
+//              unless a matmul reads it; views
 //              of fused values): they join the kernel of one of their fused
 //              producers, or start one
 // A fused node may not join a kernel it depends on through something outside

@@ -128,6 +128,29 @@ TEST_CASE("with backward_order_from_tangents the backward starts at the first no
   CHECK(m.peak_at == "g2");
 }
 
+TEST_CASE("a kernel's stored values are allocated when its first node runs, recomputed values at their own") {
+  // Order from tangents: g1, g2, a, b, grad_x. With b (the backward's own
+  // exp, 4000 B) in g1's kernel, b is allocated with g1, before that kernel
+  // launches, and is live next to g1 and g2.
+  Materialized m;
+  m.order_from_first_tangent_reader = true;
+  const Settings s;
+  const Graph g = prepare(test::graph_from_text(recompute_after_temporary(true)), s).graph;
+  m.backward_kernel.assign(static_cast<size_t>(g.size()), -1);
+  m.backward_kernel[g.find("g1")] = 0;
+  m.backward_kernel[g.find("b")] = 0;
+  const PeakMemory launched = reorder_peak(true, m);
+  CHECK(launched.backward_peak_bytes == 24004);
+  CHECK(launched.peak_at == "g2");
+  // The recomputed a in that kernel too: PyTorch emits a recomputation just
+  // before its reader and Inductor fuses it there, so it stays at its node.
+  m.backward_kernel[g.find("a")] = 0;
+  CHECK(reorder_peak(true, m).backward_peak_bytes == 24004);
+  // Without kernels every value is allocated at its own node.
+  m.backward_kernel.clear();
+  CHECK(reorder_peak(true, m).backward_peak_bytes == 20004);
+}
+
 namespace {
 
 // e = exp(x) is saved (exp taken out of the recomputable set); the backward
@@ -272,7 +295,14 @@ TEST_CASE("a gradient past Inductor's 30 ops is realized in float32 and not writ
   // w reads that buffer, not e, and gets memory of its own: e's 8 bytes more.
   const PeakMemory realized = chain_backward_peak(14);
   CHECK(realized.backward_peak_bytes == 40);
-  CHECK(realized.peak_at == "w");
-  // realize_large_expressions off (the default): the long chain is inlined too.
-  CHECK(chain_backward_peak(14, BandwidthOptions{}).backward_peak_bytes == 32);
+  // w is allocated when its kernel launches, at the kernel's first node c
+  // (allocate_at_kernel_launch); each at its own node, the peak is at w.
+  CHECK(realized.peak_at == "c");
+  BandwidthOptions per_node = realizing_large_expressions();
+  per_node.allocate_at_kernel_launch = false;
+  CHECK(chain_backward_peak(14, per_node).peak_at == "w");
+  // realize_large_expressions off: the long chain is inlined too.
+  BandwidthOptions off;
+  off.realize_large_expressions = false;
+  CHECK(chain_backward_peak(14, off).backward_peak_bytes == 32);
 }

@@ -298,21 +298,39 @@ TEST_CASE("kernels far apart merge only when the recomputation runs next to its 
   CHECK(emitted_order.bytes_loaded == in_graph_order.bytes_loaded - 4000);
 }
 
-TEST_CASE("constant_pad_nd joins its reader's kernel with pad_is_pointwise") {
+TEST_CASE("a constant_pad_nd that a matmul reads stays a kernel of its own with pad_is_pointwise") {
+  // Inductor's pad_mm pass pads a matmul operand: a kernel of its own writes
+  // the padded copy (its loop, the padded size, no other kernel shares), so
+  // the relu that produces the operand does not compute the pad too.
+  GraphBuilder b;
+  b.input("a", {8, 15});
+  b.input("w", {16, 4});
+  b.op("r", "aten.relu.default", {"a"}, {8, 15}, "float32", {"pointwise"});
+  b.op("p", "aten.constant_pad_nd.default", {"r"}, {8, 16}, "float32", {},
+       "args { list { items { int: 0 } items { int: 1 } } } args { float: 0.0 }");
+  b.op("mm", "aten.mm.default", {"p", "w"}, {8, 4});
+  const Graph g = b.build({"mm"});
+  const PassEstimate e = estimate_all(g);
+  REQUIRE(e.kernels.size() == 3);  // relu, pad, mm
+  CHECK(e.bytes_stored == 480 + 512 + 128);
+}
+
+TEST_CASE("constant_pad_nd joins its reader's kernel with pad_is_pointwise (the default)") {
   GraphBuilder b;
   b.input("x", {4});
   b.op("p", "aten.constant_pad_nd.default", {"x"}, {5}, "float32", {},
        "args { list { items { int: 0 } items { int: 1 } } } args { float: 0.0 }");
   b.op("r", "aten.relu.default", {"p"}, {5}, "float32", {"pointwise"});
   const Graph g = b.build({"r"});
-  // Not in PyTorch's fusible set: a kernel of its own that stores the pad.
-  const PassEstimate own = estimate_all(g);
+  // Off: as PyTorch's fusible set has it (the pad is not in it), a kernel of
+  // its own that stores the pad.
+  BandwidthOptions apart;
+  apart.pad_is_pointwise = false;
+  const PassEstimate own = estimate_all(g, apart);
   CHECK(own.kernels.size() == 2);
   CHECK(own.bytes_stored == 40);
-  // Inductor lowers it to a masked load in the relu's loop.
-  BandwidthOptions o;
-  o.pad_is_pointwise = true;
-  const PassEstimate fused = estimate_all(g, o);
+  // On (the default): Inductor lowers it to a masked load in the relu's loop.
+  const PassEstimate fused = estimate_all(g);
   CHECK(fused.kernels.size() == 1);
   CHECK(fused.bytes_loaded == 16);
   CHECK(fused.bytes_stored == 20);
