@@ -72,6 +72,10 @@ SETTINGS = {
     "budget_0.3": {"activation_memory_budget": 0.3},
     "budget_0.7": {"activation_memory_budget": 0.7},
     "dist_base_1.5": {"dist_from_bw_base": 1.5},
+    # Held out from session 7's changes (run M).
+    "budget_0.2": {"activation_memory_budget": 0.2},
+    "budget_0.4": {"activation_memory_budget": 0.4},
+    "budget_0.6": {"activation_memory_budget": 0.6},
 }
 
 RESULTS = {"models": {}}

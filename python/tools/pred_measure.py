@@ -38,7 +38,35 @@ def mlp_d2048(rows=16384, d=2048, blocks=4):
     return vm.Workload("mlp_d2048", vm._ce_step, {"m": m}, lambda i: (m, x, y))
 
 
-vm.SETTINGS_MODELS.update({"gpt_d1024_l6": gpt_d1024_l6, "llama_d1024": llama_d1024, "mlp_d2048": mlp_d2048})
+# Held out from session 7's changes (attention rates, peak-memory rules):
+# shapes none of them was looked at on (run M).
+def gpt_d768_t2048(b=4, t=2048, batches=4):
+    """nanoGPT blocks at d=768, 12 heads, 4 layers, 2048 tokens (causal attention at 2048), vocab 32000, bf16."""
+    torch.manual_seed(0)
+    m = vm.GPT(vocab=32000, block=2048, layers=4, heads=12, d=768).cuda().to(torch.bfloat16)
+    data = vm._token_batches(32000, b, t, batches)
+    return vm.Workload("gpt_d768_t2048", vm._model_step, {"m": m}, lambda i: (m, *data[i % batches]), lr=6e-4)
+
+
+def vit_b32(b=64):
+    """torchvision vit_b_32 (50 tokens: attention far below a 128-row tile), bf16, B=64."""
+    import torchvision
+    torch.manual_seed(0)
+    m = torchvision.models.vit_b_32().cuda().to(torch.bfloat16).train()
+    x = torch.randn(b, 3, 224, 224, device="cuda", dtype=torch.bfloat16, generator=vm._gen(21))
+    y = torch.randint(0, 1000, (b,), device="cuda", generator=vm._gen(22))
+    return vm.Workload("vit_b32", vm._ce_step, {"m": m}, lambda i: (m, x, y))
+
+
+def llama_d768_t2048(b=4, t=2048, batches=4):
+    """transformers Llama at d=768, 12 heads, 4 layers, 2048 tokens, SDPA, bf16."""
+    return vm.llama_workload("llama_d768_t2048", d=768, intermediate=2048, layers=4, heads=12, b=b, t=t,
+                             batches=batches)
+
+
+vm.SETTINGS_MODELS.update({"gpt_d1024_l6": gpt_d1024_l6, "llama_d1024": llama_d1024, "mlp_d2048": mlp_d2048,
+                           "gpt_d768_t2048": gpt_d768_t2048, "vit_b32": vit_b32,
+                           "llama_d768_t2048": llama_d768_t2048})
 
 if __name__ == "__main__":
     measure_settings.main()

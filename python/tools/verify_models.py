@@ -213,7 +213,7 @@ def llama_workload(name, d, intermediate, layers, heads, b, t, batches=4):
     torch.manual_seed(0)
     config = LlamaConfig(vocab_size=32000, hidden_size=d, intermediate_size=intermediate,
                          num_hidden_layers=layers, num_attention_heads=heads, num_key_value_heads=heads,
-                         max_position_embeddings=1024)
+                         max_position_embeddings=max(1024, t))
     config._attn_implementation = "sdpa"
     m = LlamaForCausalLM(config).cuda().to(torch.bfloat16).train()
     data = _token_batches(32000, b, t, batches)
