@@ -17,6 +17,9 @@ namespace {
 struct PassSimulation {
   const Graph& g;
   const NodeOpClasses& ops;
+  // reads_directly's marks: all false between calls (it clears what it set),
+  // so a search costs what it visits, not a scan of what it saw.
+  mutable std::vector<bool> visited_ = {};
 
   bool is_alias(NodeId id, const std::vector<bool>& is_input) const {
     if (is_input[id]) return false;
@@ -34,18 +37,24 @@ struct PassSimulation {
                       const std::vector<bool>& realized) const {
     if (realized.empty()) return true;
     std::vector<NodeId> stack(g[id].inputs.begin(), g[id].inputs.end()), seen;
+    auto answer = [&](bool v) {
+      for (NodeId y : seen) visited_[y] = false;  // all false between calls
+      return v;
+    };
+    if (visited_.size() != static_cast<size_t>(g.size())) visited_.assign(static_cast<size_t>(g.size()), false);
     while (!stack.empty()) {
       const NodeId x = stack.back();
       stack.pop_back();
       if (!in_pass[x] || root[x] == kNoNode) continue;
       const NodeId y = root[x];
-      if (y == r) return true;
-      if (is_input[y] || stored[y] || realized[y] || std::find(seen.begin(), seen.end(), y) != seen.end()) continue;
+      if (y == r) return answer(true);
+      if (is_input[y] || stored[y] || realized[y] || visited_[y]) continue;
+      visited_[y] = true;
       seen.push_back(y);
-      if (seen.size() > 4096) return true;
+      if (seen.size() > 4096) return answer(true);
       stack.insert(stack.end(), g[y].inputs.begin(), g[y].inputs.end());
     }
-    return false;
+    return answer(false);
   }
 
   bool same_buffer(NodeId a, NodeId b) const {

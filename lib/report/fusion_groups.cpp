@@ -125,7 +125,7 @@ class Grouper {
         join_or_start(id);
       }
     } else if (ops_.is_fusible_op(id) || (o_.pad_is_pointwise && n.packet == "aten.constant_pad_nd" &&
-                                           !feeds_own_kernel(id, 0))) {
+                                           !feeds_own_kernel(id))) {
       join_or_start(id);
       f_.reduction[id] = has_tag(g_, id, "reduction");
     } else {
@@ -139,13 +139,24 @@ class Grouper {
   // the padded size (run F: GPT-2's padded loss gradient). Fused into the
   // loss kernel, GPT-2's two 0.82 GB pads were allocated with its outputs.
   // Off with pad_is_pointwise=false (then every pad is a kernel of its own).
-  bool feeds_own_kernel(NodeId id, int depth) const {
-    for (NodeId u : g_.users[id]) {
-      if (!in_pass(u)) continue;
-      if (ops_.is_view(u) || g_[u].packet == "operator.getitem") {
-        if (depth < 8 && feeds_own_kernel(u, depth + 1)) return true;
-      } else if (!ops_.is_fusible_op(u)) {
-        return true;
+  bool feeds_own_kernel(NodeId id) const {
+    // Views of views, up to 8 deep and 256 in all (each visited once: a
+    // recursion over every path was exponential in the depth).
+    std::vector<std::pair<NodeId, int>> work{{id, 0}};
+    std::vector<NodeId> seen{id};
+    while (!work.empty()) {
+      const auto [x, depth] = work.back();
+      work.pop_back();
+      for (NodeId u : g_.users[x]) {
+        if (!in_pass(u)) continue;
+        if (ops_.is_view(u) || g_[u].packet == "operator.getitem") {
+          if (depth < 8 && seen.size() < 256 && std::find(seen.begin(), seen.end(), u) == seen.end()) {
+            seen.push_back(u);
+            work.push_back({u, depth + 1});
+          }
+        } else if (!ops_.is_fusible_op(u)) {
+          return true;
+        }
       }
     }
     return false;
