@@ -26,6 +26,12 @@ struct ValidateOptions {
   // as a joint graph; as a partition's forward or backward it is valid (a
   // joint graph without tangents and gradients has an empty backward).
   bool allow_output_only = false;
+  // Nodes are converted on up to `threads` threads (0: every core), each
+  // taking at least `min_nodes_per_thread` nodes: below 2 x 50,000 nodes a
+  // single pass (validate.cpp says why). Output and errors do not depend on
+  // either; tests lower the minimum to split small graphs.
+  unsigned threads = 0;
+  int64_t min_nodes_per_thread = 50'000;
 };
 
 Graph validate(std::shared_ptr<const proto::Graph> proto, const std::string& source,

@@ -1,7 +1,9 @@
 #include "report/bandwidth_model.h"
 
 #include <algorithm>
+#include <exception>
 #include <string>
+#include <thread>
 #include <unordered_map>
 
 #include "budget/runtime_estimate.h"
@@ -313,7 +315,7 @@ PassEstimate estimate_pass(const Graph& g, const Subgraph& pass, const std::vect
 }
 
 BandwidthEstimate estimate_bandwidth(const Graph& prepared, const PartitionResult& r, const OpClasses& ops,
-                                     const Device& device, const BandwidthOptions& o) {
+                                     const Device& device, const BandwidthOptions& o, unsigned threads) {
   const Extraction& e = r.extraction;
   std::vector<NodeId> fw_outputs = r.classification.fwd_outputs;
   const auto saved = e.fw_saved_outputs();
@@ -327,9 +329,36 @@ BandwidthEstimate estimate_bandwidth(const Graph& prepared, const PartitionResul
   // Looked up once per node for both passes.
   const NodeOpClasses node_ops(prepared, ops);
   const std::vector<uint64_t> numel = value_numels(prepared);
-  out.forward = cost_pass(prepared, e.forward, fw_outputs, node_ops, numel, device, o, {});
-  out.backward =
-      cost_pass(prepared, e.backward, r.classification.bwd_outputs, node_ops, numel, device, o, e.recomputed);
+  // The two passes read the graph and share nothing they write: on large
+  // graphs the forward is costed on a second thread while this one costs the
+  // backward (about two thirds of the work): 10^6 nodes, report stage
+  // 2.9 -> 2.2 s on two cores. Below kParallelCostingNodes a thread's start
+  // and its malloc arena cost more than the forward pass (gpt2_124m: +2.3 ms
+  // of CPU, issue 7); the estimate is the same either way.
+  auto forward = [&] { out.forward = cost_pass(prepared, e.forward, fw_outputs, node_ops, numel, device, o, {}); };
+  auto backward = [&] {
+    out.backward =
+        cost_pass(prepared, e.backward, r.classification.bwd_outputs, node_ops, numel, device, o, e.recomputed);
+  };
+  const bool parallel = threads == 0 ? prepared.size() >= kParallelCostingNodes && std::thread::hardware_concurrency() > 1
+                                      : threads > 1;
+  if (parallel) {
+    std::exception_ptr forward_error;
+    {
+      std::jthread worker([&] {
+        try {
+          forward();
+        } catch (...) {
+          forward_error = std::current_exception();
+        }
+      });
+      backward();
+    }  // joined
+    if (forward_error) std::rethrow_exception(forward_error);
+  } else {
+    forward();
+    backward();
+  }
   return out;
 }
 

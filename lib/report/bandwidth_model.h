@@ -82,9 +82,13 @@ PassEstimate estimate_pass(const Graph& g, const Subgraph& pass, const std::vect
                            const std::vector<NodeId>& recomputed = {});
 
 // Both passes of a partition: the forward returns its outputs and the saved
-// values and symbols, the backward its gradients.
+// values and symbols, the backward its gradients. `threads`: 0 costs the
+// forward on a second thread for graphs of kParallelCostingNodes nodes or
+// more (bandwidth_model.cpp says why), 1 never, 2 or more always; the
+// estimate does not depend on it.
+inline constexpr int32_t kParallelCostingNodes = 100'000;
 BandwidthEstimate estimate_bandwidth(const Graph& prepared, const PartitionResult& r, const OpClasses& ops,
-                                     const Device& device, const BandwidthOptions& o = {});
+                                     const Device& device, const BandwidthOptions& o = {}, unsigned threads = 0);
 
 // Peak memory of the partition where values a kernel keeps in registers
 // allocate nothing: the estimate's stored masks say which values reach

@@ -5,10 +5,12 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <google/protobuf/text_format.h>
 
 #include "graph/errors.h"
+#include "graph/graph_io.h"
 #include "graph/validate.h"
 
 namespace {
@@ -264,4 +266,93 @@ TEST_CASE("UserLists: each node's distinct users in graph order, repeats once, n
   CHECK(of(3) == std::vector<pt::NodeId>{4});
   CHECK(users[4].empty());
   CHECK(pt::UserLists().empty());
+}
+
+namespace {
+
+// Every field validate() sets, for comparing two validations of one message.
+void check_same_graph(const pt::Graph& a, const pt::Graph& b) {
+  REQUIRE(a.size() == b.size());
+  for (pt::NodeId id = 0; id < a.size(); ++id) {
+    const pt::Node& x = a[id];
+    const pt::Node& y = b[id];
+    CHECK(x.name == y.name);
+    CHECK(x.target == y.target);
+    CHECK(x.packet == y.packet);
+    CHECK(x.opaque_type == y.opaque_type);
+    CHECK(x.inputs == y.inputs);
+    CHECK(x.positional_inputs == y.positional_inputs);
+    CHECK(x.size_bytes == y.size_bytes);
+    CHECK(x.numel == y.numel);
+    CHECK(x.ac_graph_id == y.ac_graph_id);
+    CHECK(x.proto_index == y.proto_index);
+    CHECK(x.op == y.op);
+    CHECK(x.input_kind == y.input_kind);
+    CHECK(x.value_kind == y.value_kind);
+    CHECK(x.sym_kind == y.sym_kind);
+    CHECK(x.is_mutable == y.is_mutable);
+    CHECK(x.impure == y.impure);
+    CHECK(x.has_backward_hook == y.has_backward_hook);
+    CHECK(x.recompute == y.recompute);
+    CHECK(x.tag == y.tag);
+    CHECK(std::vector<pt::NodeId>(a.users[id].begin(), a.users[id].end()) ==
+          std::vector<pt::NodeId>(b.users[id].begin(), b.users[id].end()));
+    CHECK(a.find(x.name) == id);
+    CHECK(b.find(x.name) == id);
+  }
+  CHECK(a.primals == b.primals);
+  CHECK(a.outputs == b.outputs);
+  CHECK(a.static_lifetime == b.static_lifetime);
+  CHECK(a.num_fwd_outputs == b.num_fwd_outputs);
+}
+
+// A chain x -> n0 -> n1 -> ... -> n{count-1}, each a relu of the previous.
+std::string chain(int count, const std::string& bad_at_10 = "", const std::string& bad_at_30 = "") {
+  std::string middle;
+  for (int i = 0; i < count; ++i) {
+    const std::string prev = i == 0 ? "x" : "n" + std::to_string(i - 1);
+    std::string fields = "args { node: \"" + prev + "\" } " + kTensorVal;
+    if (i == 10 && !bad_at_10.empty()) fields = bad_at_10;
+    if (i == 30 && !bad_at_30.empty()) fields = bad_at_30;
+    middle += call("n" + std::to_string(i), fields) + "\n";
+  }
+  return around(middle, "items { node: \"n" + std::to_string(count - 1) + "\" }");
+}
+
+pt::ValidateOptions on_threads(unsigned threads) {
+  pt::ValidateOptions o;
+  o.threads = threads;
+  o.min_nodes_per_thread = 1;  // split even a small graph
+  return o;
+}
+
+}  // namespace
+
+TEST_CASE("nodes converted on several threads give the graph of one pass (gpt2_124m, 2, 3 and 7 threads)") {
+  const auto message = pt::read_graph(std::string(PT_TEST_DIR) + "/corpus/gpt2_124m.pb", pt::Format::Binary);
+  const pt::Graph one = pt::validate(message, "gpt2_124m.pb", on_threads(1));
+  REQUIRE(one.size() > 2000);
+  REQUIRE(one.primals.size() > 100);
+  for (unsigned threads : {2u, 3u, 7u}) {
+    CAPTURE(threads);
+    check_same_graph(one, pt::validate(message, "gpt2_124m.pb", on_threads(threads)));
+  }
+}
+
+TEST_CASE("on several threads the error is the one at the lowest node, as in one pass") {
+  const std::string dangling = "args { node: \"nowhere\" } " + kTensorVal;
+  const std::string bad_dtype = "args { node: \"n29\" } val { tensor { shape: [2] dtype: \"float33\" } }";
+  const std::string at_10 = "g.pbtxt: node 'n10': args[0].node = 'nowhere' refers to no node in the graph";
+  const std::string at_30 = "g.pbtxt: node 'n30': val.tensor.dtype = 'float33' is not a torch dtype";
+  for (unsigned threads : {1u, 2u, 4u, 40u}) {
+    CAPTURE(threads);
+    CHECK(error_of(chain(40, dangling, bad_dtype), on_threads(threads)) == at_10);
+    CHECK(error_of(chain(40, "", bad_dtype), on_threads(threads)) == at_30);
+    CHECK(error_of(chain(40, dangling, ""), on_threads(threads)) == at_10);
+    CHECK(error_of(chain(40), on_threads(threads)).empty());
+  }
+  // A reference to a later node is told apart from an unknown one in any range.
+  CHECK(error_of(chain(40, "args { node: \"n35\" } " + kTensorVal), on_threads(4)) ==
+        "g.pbtxt: node 'n10': args[0].node = 'n35' refers to a later node (nodes must be in topological order; is there a "
+        "cycle?)");
 }

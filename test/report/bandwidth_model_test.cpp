@@ -335,3 +335,27 @@ TEST_CASE("constant_pad_nd joins its reader's kernel with pad_is_pointwise (the 
   CHECK(fused.bytes_loaded == 16);
   CHECK(fused.bytes_stored == 20);
 }
+
+TEST_CASE("the forward costed on a second thread gives the estimate of one thread (gpt2_124m)") {
+  const auto loaded = pt::load_graph_file(std::string(PT_TEST_DIR) + "/corpus/gpt2_124m.pb", pt::Format::Binary);
+  const pt::Settings s;
+  const pt::Partitioned p = pt::partition_joint(loaded.graph, s);
+  const pt::Device h200 = pt::parse_device("h200");
+  const pt::BandwidthEstimate one = pt::estimate_bandwidth(p.prepared.graph, p.result, s.op_classes, h200, {}, 1);
+  const pt::BandwidthEstimate two = pt::estimate_bandwidth(p.prepared.graph, p.result, s.op_classes, h200, {}, 2);
+  REQUIRE(one.forward.kernels.size() > 100);
+  auto same = [](const PassEstimate& a, const PassEstimate& b) {
+    CHECK(a.bytes_loaded == b.bytes_loaded);
+    CHECK(a.bytes_stored == b.bytes_stored);
+    CHECK(a.bytes_cached == b.bytes_cached);
+    CHECK(a.flops == b.flops);
+    CHECK(a.seconds == b.seconds);
+    CHECK(a.kernels.size() == b.kernels.size());
+    CHECK(a.stored == b.stored);
+    CHECK(a.realized == b.realized);
+    CHECK(a.kernel == b.kernel);
+  };
+  same(one.forward, two.forward);
+  same(one.backward, two.backward);
+  CHECK(one.forward.bytes() != one.backward.bytes());  // the passes did not trade places
+}
