@@ -1,15 +1,15 @@
 #include "graph/validate.h"
 
 #include <algorithm>
-#include <exception>
 #include <mutex>
 #include <stdexcept>
 #include <string_view>
 #include <thread>
 #include <utility>
 
-#include "graph/dtype.h"
 #include "graph/errors.h"
+#include "graph/ordered_ranges.h"
+#include "graph/value_check.h"
 #include "graph/printable.h"
 
 namespace pt {
@@ -99,41 +99,16 @@ class Validator {
   // Every node, in index order. Why threads: add_node is 80% of validation,
   // and validation a fifth of a 10^6-node run; each node reads only its own
   // record and the finished name index. Large graphs split the nodes into one
-  // range per core; the error reported is the one at the lowest node, the
-  // one a single pass would have met first. Below kNodesPerThread per thread
-  // (thread start and a second malloc arena cost more than they save) or
-  // with `threads` = 1 (ValidateOptions) it is one pass on this thread.
+  // range per core (ordered_ranges.h: the error reported is the lowest
+  // node's, as in one pass). Below ValidateOptions::min_nodes_per_thread per
+  // thread (thread start and a second malloc arena cost more than they save)
+  // or with `threads` = 1 it is one pass on this thread.
   void add_nodes(int count) {
     g_.nodes.resize(static_cast<size_t>(count));
     const unsigned cores = options_.threads > 0 ? options_.threads : std::max(1u, std::thread::hardware_concurrency());
     const auto chunks = static_cast<int>(
         std::clamp<int64_t>(count / std::max<int64_t>(1, options_.min_nodes_per_thread), 1, cores));
-    if (chunks <= 1) {
-      Worker w;
-      for (int i = 0; i < count; ++i) add_node(i, w);
-    } else {
-      struct Failure { int index = -1; std::exception_ptr error; };
-      std::vector<Failure> failures(static_cast<size_t>(chunks));
-      auto run_range = [&](int c) {
-        const int begin = static_cast<int>(int64_t{count} * c / chunks);
-        const int end = static_cast<int>(int64_t{count} * (c + 1) / chunks);
-        Worker w;
-        int i = begin;
-        try {
-          for (; i < end; ++i) add_node(i, w);
-        } catch (...) {
-          failures[static_cast<size_t>(c)] = {i, std::current_exception()};
-        }
-      };
-      {
-        std::vector<std::jthread> workers;
-        for (int c = 1; c < chunks; ++c) workers.emplace_back(run_range, c);
-        run_range(0);
-      }  // joined
-      for (const Failure& f : failures) {
-        if (f.error) std::rethrow_exception(f.error);  // ranges in node order: the first is the lowest
-      }
-    }
+    for_ranges_in_order(count, chunks, [] { return Worker{}; }, [this](int i, Worker& w) { add_node(i, w); });
     for (NodeId id = 0; id < count; ++id) {
       if (g_.nodes[static_cast<size_t>(id)].input_kind == InputKind::Primal) g_.primals.push_back(id);
     }
@@ -208,7 +183,7 @@ class Validator {
     }
 
     // Value.
-    if (pn.has_val()) read_value(pn, pn.val(), n);
+    if (pn.has_val()) read_node_value(pn, pn.val(), g_.source, options_.max_nesting, n);
     else if (n.op == OpKind::Placeholder) fail(pn, "val", "is missing (every placeholder needs its value)");
 
     n.is_mutable = pn.mutable_();
@@ -319,108 +294,6 @@ class Validator {
       }
     }
     throw std::logic_error("validate: the fast and the slow argument walks disagree on node '" + pn.name() + "'");
-  }
-
-  // `field` is a view: the per-node call passes a literal, and the field's
-  // name is only spelled out (as a string) on the way to an error.
-  uint64_t tensor_bytes(const proto::Node& pn, const proto::TensorMeta& t, std::string_view view) {
-    const auto field = [view] { return std::string(view); };
-    const auto itemsize = dtype_itemsize(t.dtype());
-    if (!itemsize) fail(pn, field() + ".dtype", "= '" + printable(t.dtype()) + "' is not a torch dtype");
-    if (t.stride_size() != 0 && t.stride_size() != t.shape_size()) {
-      fail(pn, field() + ".stride", "has " + std::to_string(t.stride_size()) + " entries but shape has " +
-                                      std::to_string(t.shape_size()));
-    }
-    if (t.shape_expr_size() != 0 && t.shape_expr_size() != t.shape_size()) {
-      fail(pn, field() + ".shape_expr", "has " + std::to_string(t.shape_expr_size()) + " entries but shape has " +
-                                          std::to_string(t.shape_size()));
-    }
-    // Byte sizes stay below 2^62 so that sums of a few of them cannot overflow.
-    constexpr uint64_t kLimit = uint64_t{1} << 62;
-    uint64_t bytes = *itemsize;
-    bool zero = false;
-    for (int d = 0; d < t.shape_size(); ++d) {
-      const int64_t dim = t.shape(d);
-      if (dim < 0) fail(pn, field() + ".shape[" + std::to_string(d) + "]", "= " + std::to_string(dim) + " is negative");
-      if (dim == 0) zero = true;
-      else if (!zero && bytes > kLimit / static_cast<uint64_t>(dim)) {
-        fail(pn, field() + ".shape", "describes a tensor of more than 2^62 bytes (size overflows)");
-      } else if (!zero) {
-        bytes *= static_cast<uint64_t>(dim);
-      }
-    }
-    return zero ? 0 : bytes;
-  }
-
-  // The product of the shape (exact: tensor_bytes bounds it, or a 0 makes it 0).
-  static uint64_t tensor_numel(const proto::TensorMeta& t) {
-    uint64_t n = 1;
-    for (int64_t d : t.shape()) n *= static_cast<uint64_t>(d);
-    return n;
-  }
-
-  void read_value(const proto::Node& pn, const proto::Value& v, Node& n) {
-    switch (v.kind_case()) {
-      case proto::Value::kTensor:
-        n.value_kind = ValueKind::Tensor;
-        n.size_bytes = tensor_bytes(pn, v.tensor(), "val.tensor");
-        n.numel = tensor_numel(v.tensor());
-        break;
-      case proto::Value::kTuple: {
-        n.value_kind = ValueKind::Tuple;
-        // Nested items are checked iteratively; only direct tensor items count
-        // towards the size (as PyTorch's _size_of).
-        struct Item { const proto::Value* v; std::string field; int depth; };
-        std::vector<Item> stack;
-        for (int k = 0; k < v.tuple().items_size(); ++k) {
-          stack.push_back({&v.tuple().items(k), "val.tuple.items[" + std::to_string(k) + "]", 1});
-        }
-        while (!stack.empty()) {
-          Item item = std::move(stack.back());
-          stack.pop_back();
-          switch (item.v->kind_case()) {
-            case proto::Value::kTensor: {
-              const uint64_t b = tensor_bytes(pn, item.v->tensor(), item.field + ".tensor");
-              if (item.depth == 1) n.size_bytes += b, n.numel += tensor_numel(item.v->tensor());
-              if (n.size_bytes > (uint64_t{1} << 62)) fail(pn, "val.tuple", "holds more than 2^62 bytes");
-              break;
-            }
-            case proto::Value::kTuple:
-              if (item.depth >= options_.max_nesting) {
-                fail(pn, item.field, "nests tuples deeper than " + std::to_string(options_.max_nesting));
-              }
-              for (int k = 0; k < item.v->tuple().items_size(); ++k) {
-                stack.push_back({&item.v->tuple().items(k), item.field + ".tuple.items[" + std::to_string(k) + "]",
-                                 item.depth + 1});
-              }
-              break;
-            case proto::Value::kSym: check_sym(pn, item.v->sym(), item.field + ".sym"); break;
-            case proto::Value::KIND_NOT_SET: fail(pn, item.field, "has no field set");
-            default: break;
-          }
-        }
-        break;
-      }
-      case proto::Value::kSym:
-        n.value_kind = ValueKind::Sym;
-        n.sym_kind = check_sym(pn, v.sym(), "val.sym");
-        n.size_bytes = 1;
-        break;
-      case proto::Value::kNone: n.value_kind = ValueKind::None; break;
-      case proto::Value::kOpaque:
-        n.value_kind = ValueKind::Opaque;
-        n.opaque_type = v.opaque();
-        break;
-      case proto::Value::KIND_NOT_SET:
-        fail(pn, "val", "has no field set (expected one of tensor, tuple, sym, none, opaque)");
-    }
-  }
-
-  SymKind check_sym(const proto::Node& pn, const proto::SymValue& s, const std::string& field) {
-    if (s.kind() == "int") return SymKind::Int;
-    if (s.kind() == "float") return SymKind::Float;
-    if (s.kind() == "bool") return SymKind::Bool;
-    fail(pn, field + ".kind", "= '" + printable(s.kind()) + "' is not one of int, float, bool");
   }
 
   void finish_graph() {

@@ -1,0 +1,48 @@
+// A loop over [0, count) split into `chunks` consecutive ranges, each on its
+// own thread (the first on the caller's), that fails as the loop would: when
+// bodies throw, the exception rethrown is the one of the lowest range that
+// threw, i.e. the one a single in-order pass would have met first (a range
+// stops at its first). Each range gets its own scratch state from
+// `make_state()`, so bodies share only what they read. Used where a stage
+// touches each node independently (validate.cpp's node conversion).
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <exception>
+#include <thread>
+#include <vector>
+
+namespace pt {
+
+// `body(i, state)` for every i in [0, count), in order within each range.
+template <class MakeState, class Body>
+void for_ranges_in_order(int count, int chunks, const MakeState& make_state, const Body& body) {
+  chunks = std::clamp(chunks, 1, std::max(1, count));
+  if (chunks == 1) {
+    auto state = make_state();
+    for (int i = 0; i < count; ++i) body(i, state);
+    return;
+  }
+  std::vector<std::exception_ptr> failures(static_cast<size_t>(chunks));
+  auto run_range = [&](int c) {
+    const int begin = static_cast<int>(int64_t{count} * c / chunks);
+    const int end = static_cast<int>(int64_t{count} * (c + 1) / chunks);
+    try {
+      auto state = make_state();
+      for (int i = begin; i < end; ++i) body(i, state);
+    } catch (...) {
+      failures[static_cast<size_t>(c)] = std::current_exception();
+    }
+  };
+  {
+    std::vector<std::jthread> workers;
+    for (int c = 1; c < chunks; ++c) workers.emplace_back(run_range, c);
+    run_range(0);
+  }  // joined
+  for (const auto& f : failures) {
+    if (f) std::rethrow_exception(f);  // ranges in order: the first is the lowest
+  }
+}
+
+}  // namespace pt
