@@ -15,6 +15,7 @@
 #include "partition/partition_bytes.h"
 #include "partition/partition_message.h"
 #include "pipeline/pipeline.h"
+#include "report/bandwidth_model.h"
 #include "report/report_json.h"
 #include "report/report_markdown.h"
 #include "report/report_model.h"
@@ -74,6 +75,32 @@ void check_parallel_parse(std::string_view bytes, const proto::Graph* reference)
   }
 }
 
+// Large graphs convert their nodes on several threads (validate.cpp): split
+// into as many ranges as can be, validation must give the same graph, or the
+// same error, as one pass.
+void check_parallel_validate(const std::shared_ptr<const proto::Graph>& message, const ValidateOptions& limits) {
+  ValidateOptions split = limits;
+  split.threads = 3;
+  split.min_nodes_per_thread = 1;
+  std::string one_error, split_error;
+  Graph one, parts;
+  try {
+    one = validate(message, "fuzz-input", limits);
+  } catch (const InputError& e) {
+    one_error = e.what();
+  }
+  try {
+    parts = validate(message, "fuzz-input", split);
+  } catch (const InputError& e) {
+    split_error = e.what();
+  }
+  if (one_error != split_error) throw std::logic_error("validation on 3 threads fails differently: " + split_error);
+  if (one.nodes != parts.nodes || one.users != parts.users || one.primals != parts.primals ||
+      one.outputs != parts.outputs || one.static_lifetime != parts.static_lifetime) {
+    throw std::logic_error("validation on 3 threads builds a different graph");
+  }
+}
+
 void run(const uint8_t* data, size_t size, Format format) {
   auto message = std::make_shared<proto::Graph>();
   const std::string_view bytes(reinterpret_cast<const char*>(data), size);
@@ -86,6 +113,7 @@ void run(const uint8_t* data, size_t size, Format format) {
   if (format == Format::Binary) check_parallel_parse(bytes, message.get());
   ValidateOptions limits;
   limits.max_nodes = 100'000;
+  check_parallel_validate(message, limits);
   const Graph joint = validate(message, "fuzz-input", limits);
   const Settings s = settings_for(data, size);
   const Partitioned p = partition_joint(joint, s);
@@ -115,6 +143,11 @@ void run(const uint8_t* data, size_t size, Format format) {
   // included), on the preset with every measured rule (h200: efficiencies,
   // arithmetic floor, cached rereads, attention rates).
   const ReportModel model = build_report({joint, p, s, parse_device("h200"), {}, {}});
+  // Large graphs cost the forward pass on a second thread: the same estimate.
+  const BandwidthEstimate two = estimate_bandwidth(p.prepared.graph, p.result, s.op_classes, parse_device("h200"), {}, 2);
+  if (!(two.forward == model.bandwidth.forward) || !(two.backward == model.bandwidth.backward)) {
+    throw std::logic_error("the bandwidth model on two threads gives a different estimate");
+  }
   std::ostringstream text, json, md;
   write_report_text(text, model);
   write_report_json(json, model);

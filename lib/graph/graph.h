@@ -69,6 +69,10 @@ struct Node {
   bool has_backward_hook = false;
   Recompute recompute = Recompute::None;
   PartitionerTag tag = PartitionerTag::None;
+
+  // Field by field (text fields by content): tests and the fuzzers compare
+  // graphs built two ways (validate.cpp's ranges on several threads).
+  friend bool operator==(const Node&, const Node&) = default;
 };
 
 // Each node's distinct users, in graph order, all in one array (compressed
@@ -86,6 +90,7 @@ class UserLists {
   }
   size_t size() const { return start_.empty() ? 0 : start_.size() - 1; }
   bool empty() const { return size() == 0; }
+  friend bool operator==(const UserLists&, const UserLists&) = default;
 
  private:
   std::vector<uint32_t> start_;  // size() + 1 offsets into items_

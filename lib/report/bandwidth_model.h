@@ -37,9 +37,11 @@
 
 namespace pt {
 
+// (operator==: the fuzzers compare estimates made on one and two threads.)
 struct Transfer {
   NodeId node;
   uint64_t bytes;
+  friend bool operator==(const Transfer&, const Transfer&) = default;
 };
 
 struct KernelEstimate {
@@ -52,6 +54,7 @@ struct KernelEstimate {
   uint64_t bytes_cached = 0;     // of bytes_loaded: rows read again from the cache (no bandwidth time)
   uint64_t flops = 0;
   double seconds = 0;
+  friend bool operator==(const KernelEstimate&, const KernelEstimate&) = default;
 };
 
 struct PassEstimate {
@@ -66,6 +69,7 @@ struct PassEstimate {
   std::vector<int32_t> kernel;          // per joint node: FusionGroups::kernel
 
   uint64_t bytes() const { return bytes_loaded + bytes_stored; }
+  friend bool operator==(const PassEstimate&, const PassEstimate&) = default;
 };
 
 struct BandwidthEstimate {
