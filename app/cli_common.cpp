@@ -19,14 +19,19 @@ Format resolve_format(const std::string& path, const std::optional<std::string>&
 Graph load_graph(const std::string& path, const std::optional<std::string>& format_name,
                  const ValidateOptions& limits) {
   const Format format = resolve_format(path, format_name);
-  std::shared_ptr<const proto::Graph> message = read_graph(path, format);
+  std::shared_ptr<const proto::Graph> message = read_graph(path, format, limits.threads);
   return validate(std::move(message), path, limits);
 }
 
-void add_max_nodes_option(CLI::App& app, ValidateOptions& limits) {
+void add_load_options(CLI::App& app, ValidateOptions& limits) {
   app.add_option("--max-nodes", limits.max_nodes,
                  "Reject graphs with more nodes than this (default " + std::to_string(limits.max_nodes) + ")")
       ->check(CLI::PositiveNumber)
+      ->type_name("N");
+  app.add_option("--threads", limits.threads,
+                 "Threads for large graphs: parsing (from ~50,000 nodes), validation (100,000) and the bandwidth "
+                 "model (100,000 after preparation) split their work; 0 = every core (default), 1 = this thread only. "
+                 "Results do not depend on it")
       ->type_name("N");
 }
 

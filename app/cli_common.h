@@ -28,8 +28,9 @@ Format resolve_format(const std::string& path, const std::optional<std::string>&
 Graph load_graph(const std::string& path, const std::optional<std::string>& format_name,
                  const ValidateOptions& limits = {});
 
-// Declares --max-nodes N (bound to limits.max_nodes) on a command that loads graphs.
-void add_max_nodes_option(CLI::App& app, ValidateOptions& limits);
+// Declares --max-nodes N and --threads N (limits.max_nodes, limits.threads) on a
+// command that loads graphs.
+void add_load_options(CLI::App& app, ValidateOptions& limits);
 
 // One file a command will write, and the option that named it.
 struct OutputPath {

@@ -52,7 +52,7 @@ Action add_convert_command(CLI::App& sub) {
   sub.add_option("--output-format", o->output_format,
                  "Format of OUT: pb, pbtxt or json (default: from its extension)")
       ->type_name("FORMAT");
-  add_max_nodes_option(sub, o->limits);
+  add_load_options(sub, o->limits);
   sub.footer(
       "IN is read and validated first; nothing is written unless it is a valid graph.\n"
       "OUT is written atomically (a temporary file renamed into place) and must not\n"

@@ -83,7 +83,7 @@ Action add_flow_command(CLI::App& sub) {
       ->allow_extra_args(false)
       ->type_name("KEY=VALUE");
   sub.add_option("--config", o->config_path, "Settings file, as for the main command")->type_name("FILE");
-  add_max_nodes_option(sub, o->limits);
+  add_load_options(sub, o->limits);
   sub.footer(
       "Writes the network of the first min-cut solve (with a memory budget, the\n"
       "cascade's first solve) as networkx holds it: only vertices that carry an arc,\n"

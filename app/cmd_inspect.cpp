@@ -44,7 +44,7 @@ Action add_inspect_command(CLI::App& sub) {
   sub.add_option("--top", o->top, "Rows in the op-packet and largest-tensor lists; 0 lists all (default 10)")
       ->check(CLI::Range(0, std::numeric_limits<int>::max()))
       ->type_name("N");
-  add_max_nodes_option(sub, o->limits);
+  add_load_options(sub, o->limits);
   sub.footer(
       "Prints node counts by op kind, by target packet and by partitioner_tag (the\n"
       "forward/backward split), inputs by kind (primals, parameters, tangents, RNG\n"

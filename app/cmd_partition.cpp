@@ -61,7 +61,7 @@ int run_main_command(const MainOptions& o) {
   std::string text_report, json_report, md_report;
   std::optional<ReportModel> model;
   if (o.report || !o.report_json.empty() || !o.report_md.empty()) {
-    model = build_report({joint, p, o.settings, o.device, o.bandwidth, {}});
+    model = build_report({joint, p, o.settings, o.device, o.bandwidth, {}, o.limits.threads});
     // "report" times the model (bandwidth model, peak memory); the reports
     // then carry every stage's timing but their own formatting.
     timer.mark("report", timings);

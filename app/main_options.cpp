@@ -45,7 +45,7 @@ void add_main_options(CLI::App& app, MainOptions& o) {
   app.add_option("--config", o.config_path,
                  "Settings file: one 'key = value' per line, keys as for --set, '#' comments")
       ->type_name("FILE");
-  add_max_nodes_option(app, o.limits);
+  add_load_options(app, o.limits);
   app.footer(
       "Subcommands have their own --help (partition_tool inspect --help).\n\n"
       "Settings keys (--set key=value, or 'key = value' lines in --config FILE):\n" +

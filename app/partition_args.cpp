@@ -28,7 +28,7 @@ void add_input_options(CLI::App& app, InputArgs& a, bool required, bool node_lim
   if (required) input->required();
   app.add_option("--input-format", a.format, "Format of --input: pb, pbtxt or json (default: from its extension)")
       ->type_name("FORMAT");
-  if (node_limit) add_max_nodes_option(app, a.limits);
+  if (node_limit) add_load_options(app, a.limits);
 }
 
 void add_settings_options(CLI::App& app, SettingsArgs& a, const std::string& suffix, const std::string& what) {

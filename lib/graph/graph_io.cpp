@@ -176,7 +176,7 @@ void parse_message(std::string_view data, Format format, const std::string& path
   }
 }
 
-std::shared_ptr<proto::Graph> read_graph(const std::string& path, Format format) {
+std::shared_ptr<proto::Graph> read_graph(const std::string& path, Format format, unsigned threads) {
   auto graph = new_arena_graph();
   if (format != Format::Binary) {
     read_message(path, format, graph.get());
@@ -187,7 +187,7 @@ std::shared_ptr<proto::Graph> read_graph(const std::string& path, Format format)
   check_parse_size(data, path);
   // Node records parse on every core (parallel_parse.h); the message is the
   // one parse_message builds.
-  if (!parse_graph_binary(data, graph.get(), std::max(1u, std::thread::hardware_concurrency()))) {
+  if (!parse_graph_binary(data, graph.get(), threads > 0 ? threads : std::max(1u, std::thread::hardware_concurrency()))) {
     throw_invalid_binary(path, *graph);
   }
   return graph;

@@ -33,7 +33,8 @@ void parse_message(std::string_view data, Format format, const std::string& path
 // Largest input protobuf can parse (its sizes are int): files above it are
 // rejected before they are read.
 inline constexpr size_t kMaxInputBytes = static_cast<size_t>(INT32_MAX);
-std::shared_ptr<proto::Graph> read_graph(const std::string& path, Format format);
+// Binary graphs parse on up to `threads` threads (0: every core; parallel_parse.h).
+std::shared_ptr<proto::Graph> read_graph(const std::string& path, Format format, unsigned threads = 0);
 
 // Serializes deterministically (maps sorted) to `path` ("-" = stdout is not
 // accepted here; the app handles it). Throws InputError on I/O failure, and

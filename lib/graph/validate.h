@@ -29,7 +29,8 @@ struct ValidateOptions {
   // Nodes are converted on up to `threads` threads (0: every core), each
   // taking at least `min_nodes_per_thread` nodes: below 2 x 50,000 nodes a
   // single pass (validate.cpp says why). Output and errors do not depend on
-  // either; tests lower the minimum to split small graphs.
+  // either; tests lower the minimum to split small graphs. load_graph_file
+  // parses on `threads` too (the CLI's --threads).
   unsigned threads = 0;
   int64_t min_nodes_per_thread = 50'000;
 };

@@ -130,7 +130,7 @@ ReportModel build_report(const ReportInputs& in) {
 
   m.settings = typed_settings(in.settings);
   m.settings_changed = in.settings.changed_keys();
-  m.bandwidth = estimate_bandwidth(g, r, in.settings.op_classes, in.device, in.bandwidth_options);
+  m.bandwidth = estimate_bandwidth(g, r, in.settings.op_classes, in.device, in.bandwidth_options, in.threads);
   m.memory = fused_peak_memory(g, r, in.settings.op_classes, m.bandwidth, in.bandwidth_options);
   m.timings = in.timings;
   return m;
