@@ -163,7 +163,7 @@ def table_flow(args, results):
 
 def table_scaling(args):
     print("### Scaling over generated transformer graphs (`partition_tool generate`)\n")
-    print("%s; median of %d runs.\n" % (load(), args.repeat))
+    print("%s; median of %d runs (%d at 10^6 nodes and above).\n" % (load(), args.repeat, max(3, args.repeat // 2)))
     rows = []
     per_layer, base = 236, 2 + 150  # nodes per layer and fixed part (default sizes), see lib/generate
     target = 10_000

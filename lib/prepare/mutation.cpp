@@ -51,10 +51,18 @@ bool is_operator_overload(std::string_view target) {
   return first != std::string_view::npos && target.find('.', first + 1) != std::string_view::npos;
 }
 
+bool is_operator_overload(const Node& n) {
+  // packet_of drops the overload exactly when the target has two dots and
+  // none of its callable prefixes, so the packet is shorter than the target
+  // exactly then; "_operator." (not one of packet_of's prefixes) is tested on
+  // the packet, which starts as the target does.
+  return !n.packet.starts_with("_operator.") && n.packet.size() < n.target.size();
+}
+
 bool is_mutation_node(const Graph& g, NodeId id) {
   const Node& n = g[id];
   if (n.op != OpKind::CallFunction) return false;
-  if (is_operator_overload(n.target)) {
+  if (is_operator_overload(n)) {
     // inductor.accumulate_grad_ and inductor.resize_storage_bytes_ mutate
     // although their schemas say otherwise (PyTorch's
     // fixme_incorrect_inductor_schema_op).
@@ -68,7 +76,7 @@ bool is_mutation_node(const Graph& g, NodeId id) {
 }
 
 bool returns_first_arg_storage(const Node& n) {
-  if (n.op != OpKind::CallFunction || !is_operator_overload(n.target)) return false;
+  if (n.op != OpKind::CallFunction || !is_operator_overload(n)) return false;
   const std::string_view name = last_component(n.packet);
   return name.size() >= 2 && name.back() == '_' && name[name.size() - 2] != '_';
 }

@@ -4,6 +4,7 @@
 #include <utility>
 #include <vector>
 
+#include "prepare/mutation.h"
 #include "prepare/prepare.h"
 #include "prepare/text_graph.h"
 
@@ -192,4 +193,21 @@ TEST_CASE("CSE output aliasing by storage ids when the exporter recorded them") 
     num_fwd_outputs: 1
   )");
   CHECK(r.merged == Merges{{"b3", "b2"}});
+}
+
+TEST_CASE("is_operator_overload of a node (packet and target length) agrees with the target's text") {
+  const std::vector<std::string> targets = {
+      "aten.mm.default", "aten.mm", "prims.iota.default", "inductor.accumulate_grad_.default", "operator.getitem",
+      "_operator.add",   "_operator.add.Tensor", "torch.ops.aten.mm.default", "higher_order.with_effects",
+      "math.ceil",       "builtins.getattr.x", "a.b.c.d", "nodots", ".x.", "a..b", "x."};
+  int overloads = 0;
+  for (const std::string& t : targets) {
+    CAPTURE(t);
+    pt::Node n;
+    n.target = t;
+    n.packet = pt::packet_of(t);  // as validate sets it
+    CHECK(pt::is_operator_overload(n) == pt::is_operator_overload(std::string_view(t)));
+    overloads += pt::is_operator_overload(n);
+  }
+  CHECK(overloads == 6);  // the aten, prims, inductor ones, a.b.c.d, a..b, .x.
 }
