@@ -90,7 +90,7 @@ std::vector<bool> by_structure(const Graph& g, const std::vector<bool>& present,
     NodeId base = kNoNode;
     if (ops.is_view(n) || returns_first_arg_storage(n)) {
       base = first_arg_node(g, id);
-    } else if (n.target == "operator.getitem") {
+    } else if (n.packet == "operator.getitem") {  // a callable: its own packet
       const NodeId source = first_arg_node(g, id);
       if (source != kNoNode && is_tuple_view(g[source], ops)) base = first_arg_node(g, source);
     }
