@@ -3,13 +3,15 @@
 // bodies throw, the exception rethrown is the one of the lowest range that
 // threw, i.e. the one a single in-order pass would have met first (a range
 // stops at its first). Each range gets its own scratch state from
-// `make_state()`, so bodies share only what they read. Used where a stage
+// `make_state()`, so bodies share only what they read. Where no thread can
+// be started, its range runs on the caller's thread. Used where a stage
 // touches each node independently (validate.cpp's node conversion).
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
 #include <exception>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -37,7 +39,13 @@ void for_ranges_in_order(int count, int chunks, const MakeState& make_state, con
   };
   {
     std::vector<std::jthread> workers;
-    for (int c = 1; c < chunks; ++c) workers.emplace_back(run_range, c);
+    for (int c = 1; c < chunks; ++c) {
+      try {
+        workers.emplace_back(run_range, c);
+      } catch (const std::system_error&) {
+        run_range(c);  // no thread to be had (a container's pids limit): this range here
+      }
+    }
     run_range(0);
   }  // joined
   for (const auto& f : failures) {

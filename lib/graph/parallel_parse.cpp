@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <string>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -92,9 +93,14 @@ bool parse_graph_binary(std::string_view data, proto::Graph* graph, unsigned thr
   }
   bounds.push_back(records.size());
   std::vector<char> ok(bounds.size() - 1, 0);
-  std::vector<std::thread> workers;
+  std::vector<std::jthread> workers;  // joined even when this thread's chunk throws (bad_alloc)
   for (size_t c = 0; c + 2 < bounds.size(); ++c) {
-    workers.emplace_back([&, c] { ok[c] = parse_records(records, bounds[c], bounds[c + 1], graph); });
+    auto job = [&, c] { ok[c] = parse_records(records, bounds[c], bounds[c + 1], graph); };
+    try {
+      workers.emplace_back(job);
+    } catch (const std::system_error&) {
+      job();  // no thread to be had (a container's pids limit): this chunk here
+    }
   }
   ok.back() = parse_records(records, bounds[bounds.size() - 2], bounds.back(), graph);
   for (auto& w : workers) w.join();

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <exception>
+#include <optional>
 #include <string>
+#include <system_error>
 #include <thread>
 #include <unordered_map>
 
@@ -345,13 +347,18 @@ BandwidthEstimate estimate_bandwidth(const Graph& prepared, const PartitionResul
   if (parallel) {
     std::exception_ptr forward_error;
     {
-      std::jthread worker([&] {
-        try {
-          forward();
-        } catch (...) {
-          forward_error = std::current_exception();
-        }
-      });
+      std::optional<std::jthread> worker;
+      try {
+        worker.emplace([&] {
+          try {
+            forward();
+          } catch (...) {
+            forward_error = std::current_exception();
+          }
+        });
+      } catch (const std::system_error&) {
+        forward();  // no thread to be had (a container's pids limit): here
+      }
       backward();
     }  // joined
     if (forward_error) std::rethrow_exception(forward_error);

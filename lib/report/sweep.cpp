@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <exception>
 #include <sstream>
+#include <system_error>
 #include <thread>
 #include <atomic>
 
@@ -142,13 +143,20 @@ SweepResult run_sweep(const Graph& joint, const Settings& base, const std::strin
     for (size_t i = 0; i < values.size(); ++i) solve_row(i);
   } else {
     std::atomic<size_t> next{0};
-    std::vector<std::thread> workers;
-    for (unsigned t = 0; t < jobs; ++t) {
-      workers.emplace_back([&] {
-        for (size_t i = next++; i < values.size(); i = next++) solve_row(i);
-      });
-    }
-    for (auto& w : workers) w.join();
+    auto take_rows = [&] {
+      for (size_t i = next++; i < values.size(); i = next++) solve_row(i);
+    };
+    {
+      std::vector<std::jthread> workers;
+      for (unsigned t = 1; t < jobs; ++t) {
+        try {
+          workers.emplace_back(take_rows);
+        } catch (const std::system_error&) {
+          break;  // no more threads to be had (a container's pids limit): fewer share the rows
+        }
+      }
+      take_rows();  // this thread is one of the `jobs`
+    }  // joined
   }
   // The first failing row in value order, whatever thread met it first.
   for (const auto& f : failures) {
