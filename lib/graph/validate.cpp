@@ -43,7 +43,6 @@ class Validator {
       fail_graph("nodes has " + std::to_string(pg.nodes_size()) + " entries, above --max-nodes = " +
                  std::to_string(options_.max_nodes));
     }
-    g_.nodes.reserve(pg.nodes_size());
     // All names first, so a reference to a later node is told apart from an
     // unknown one; a node's id is its index, so the map is the graph's by_name.
     names_->reserve(static_cast<size_t>(pg.nodes_size()));

@@ -16,44 +16,6 @@ class ValueChecker {
  public:
   ValueChecker(const std::string& source, int max_nesting) : source_(source), max_nesting_(max_nesting) {}
 
-  // `field` is a view: the per-node call passes a literal, and the field's
-  // name is only spelled out (as a string) on the way to an error.
-  uint64_t tensor_bytes(const proto::Node& pn, const proto::TensorMeta& t, std::string_view view) {
-    const auto field = [view] { return std::string(view); };
-    const auto itemsize = dtype_itemsize(t.dtype());
-    if (!itemsize) fail(pn, field() + ".dtype", "= '" + printable(t.dtype()) + "' is not a torch dtype");
-    if (t.stride_size() != 0 && t.stride_size() != t.shape_size()) {
-      fail(pn, field() + ".stride", "has " + std::to_string(t.stride_size()) + " entries but shape has " +
-                                      std::to_string(t.shape_size()));
-    }
-    if (t.shape_expr_size() != 0 && t.shape_expr_size() != t.shape_size()) {
-      fail(pn, field() + ".shape_expr", "has " + std::to_string(t.shape_expr_size()) + " entries but shape has " +
-                                          std::to_string(t.shape_size()));
-    }
-    // Byte sizes stay below 2^62 so that sums of a few of them cannot overflow.
-    constexpr uint64_t kLimit = uint64_t{1} << 62;
-    uint64_t bytes = *itemsize;
-    bool zero = false;
-    for (int d = 0; d < t.shape_size(); ++d) {
-      const int64_t dim = t.shape(d);
-      if (dim < 0) fail(pn, field() + ".shape[" + std::to_string(d) + "]", "= " + std::to_string(dim) + " is negative");
-      if (dim == 0) zero = true;
-      else if (!zero && bytes > kLimit / static_cast<uint64_t>(dim)) {
-        fail(pn, field() + ".shape", "describes a tensor of more than 2^62 bytes (size overflows)");
-      } else if (!zero) {
-        bytes *= static_cast<uint64_t>(dim);
-      }
-    }
-    return zero ? 0 : bytes;
-  }
-
-  // The product of the shape (exact: tensor_bytes bounds it, or a 0 makes it 0).
-  static uint64_t tensor_numel(const proto::TensorMeta& t) {
-    uint64_t n = 1;
-    for (int64_t d : t.shape()) n *= static_cast<uint64_t>(d);
-    return n;
-  }
-
   void read(const proto::Node& pn, const proto::Value& v, Node& n) {
     switch (v.kind_case()) {
       case proto::Value::kTensor:
@@ -111,6 +73,45 @@ class ValueChecker {
     }
   }
 
+ private:
+  // `field` is a view: the per-node call passes a literal, and the field's
+  // name is only spelled out (as a string) on the way to an error.
+  uint64_t tensor_bytes(const proto::Node& pn, const proto::TensorMeta& t, std::string_view view) {
+    const auto field = [view] { return std::string(view); };
+    const auto itemsize = dtype_itemsize(t.dtype());
+    if (!itemsize) fail(pn, field() + ".dtype", "= '" + printable(t.dtype()) + "' is not a torch dtype");
+    if (t.stride_size() != 0 && t.stride_size() != t.shape_size()) {
+      fail(pn, field() + ".stride", "has " + std::to_string(t.stride_size()) + " entries but shape has " +
+                                      std::to_string(t.shape_size()));
+    }
+    if (t.shape_expr_size() != 0 && t.shape_expr_size() != t.shape_size()) {
+      fail(pn, field() + ".shape_expr", "has " + std::to_string(t.shape_expr_size()) + " entries but shape has " +
+                                          std::to_string(t.shape_size()));
+    }
+    // Byte sizes stay below 2^62 so that sums of a few of them cannot overflow.
+    constexpr uint64_t kLimit = uint64_t{1} << 62;
+    uint64_t bytes = *itemsize;
+    bool zero = false;
+    for (int d = 0; d < t.shape_size(); ++d) {
+      const int64_t dim = t.shape(d);
+      if (dim < 0) fail(pn, field() + ".shape[" + std::to_string(d) + "]", "= " + std::to_string(dim) + " is negative");
+      if (dim == 0) zero = true;
+      else if (!zero && bytes > kLimit / static_cast<uint64_t>(dim)) {
+        fail(pn, field() + ".shape", "describes a tensor of more than 2^62 bytes (size overflows)");
+      } else if (!zero) {
+        bytes *= static_cast<uint64_t>(dim);
+      }
+    }
+    return zero ? 0 : bytes;
+  }
+
+  // The product of the shape (exact: tensor_bytes bounds it, or a 0 makes it 0).
+  static uint64_t tensor_numel(const proto::TensorMeta& t) {
+    uint64_t n = 1;
+    for (int64_t d : t.shape()) n *= static_cast<uint64_t>(d);
+    return n;
+  }
+
   SymKind check_sym(const proto::Node& pn, const proto::SymValue& s, const std::string& field) {
     if (s.kind() == "int") return SymKind::Int;
     if (s.kind() == "float") return SymKind::Float;
@@ -118,8 +119,6 @@ class ValueChecker {
     fail(pn, field + ".kind", "= '" + printable(s.kind()) + "' is not one of int, float, bool");
   }
 
-
- private:
   [[noreturn]] void fail(const proto::Node& n, const std::string& field, const std::string& what) const {
     throw InputError(source_ + ": node '" + printable(n.name()) + "': " + field + " " + what);
   }
