@@ -338,8 +338,12 @@ TEST_CASE("with no thread to be had (a pids limit), a command runs its threads' 
     MESSAGE("skipped: no v1 pids cgroup to limit threads in");
     return;
   }
-  const std::vector<std::string> sweep = {"sweep", "--input", kTiny, "--key", "dist_from_bw_base",
-                                          "--values", "1.0,1.1,1.2,1.3", "--jobs", "3"};
+  // gpt2_124m: rows of milliseconds, so the first thread is still at work
+  // when the second is asked for (on tiny_mlp it could finish first, and
+  // the limit then refused nothing).
+  const std::vector<std::string> sweep = {"sweep", "--input", std::string(PT_TEST_DIR) + "/corpus/gpt2_124m.pb",
+                                          "--key", "dist_from_bw_base", "--values",
+                                          "1.0,1.02,1.04,1.06,1.08,1.1,1.12,1.14,1.16,1.18,1.2", "--jobs", "3"};
   const ToolResult free_run = run_tool(sweep);
   // This process, the tool's and one thread: of --jobs 3's two threads one
   // cannot start. (Under LeakSanitizer the slot serves its exit-time tracer.)
