@@ -27,7 +27,7 @@ int run_main_command(const MainOptions& o) {
   LoadedGraph loaded = load_graph_file(o.input, o.input_format, o.limits);
   spdlog::info("loaded {}: {} nodes", o.input, loaded.graph.size());
   const JointSummary joint(loaded.graph);
-  Partitioned p = partition_joint_releasing(loaded.graph, o.settings);
+  Partitioned p = partition_joint_releasing(loaded.graph, o.settings, o.limits.threads);
   const Graph& g = p.prepared.graph;
   const Extraction& e = p.result.extraction;
   spdlog::info("saved {} values, recomputed {} ops, cut value {}", e.fw_saved_outputs().size(),

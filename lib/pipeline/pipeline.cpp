@@ -14,10 +14,10 @@ LoadedGraph load_graph_file(const std::string& path, Format format, const Valida
 
 namespace {
 
-Partitioned partition(const Graph& joint, const Settings& settings, Graph* release) {
+Partitioned partition(const Graph& joint, const Settings& settings, Graph* release, unsigned threads) {
   Partitioned out;
   StageTimer timer;
-  out.prepared = release ? prepare_consuming(*release, settings) : prepare(joint, settings);
+  out.prepared = release ? prepare_consuming(*release, settings, threads) : prepare(joint, settings, threads);
   timer.mark("prepare", out.timings);
   out.result = partition_graph(out.prepared.graph, settings);
   out.timings.insert(out.timings.end(), out.result.timings.begin(), out.result.timings.end());
@@ -26,12 +26,12 @@ Partitioned partition(const Graph& joint, const Settings& settings, Graph* relea
 
 }  // namespace
 
-Partitioned partition_joint(const Graph& joint, const Settings& settings) {
-  return partition(joint, settings, nullptr);
+Partitioned partition_joint(const Graph& joint, const Settings& settings, unsigned threads) {
+  return partition(joint, settings, nullptr, threads);
 }
 
-Partitioned partition_joint_releasing(Graph& joint, const Settings& settings) {
-  return partition(joint, settings, &joint);
+Partitioned partition_joint_releasing(Graph& joint, const Settings& settings, unsigned threads) {
+  return partition(joint, settings, &joint, threads);
 }
 
 }  // namespace pt

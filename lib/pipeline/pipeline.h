@@ -31,7 +31,9 @@ struct Partitioned {
   std::vector<StageTiming> timings;  // prepare, then the partitioner's stages
 };
 
-Partitioned partition_joint(const Graph& joint, const Settings& settings);
+// `threads` bounds the stages that split their work (prepare's CSE; 0: each
+// stage's default); results do not depend on it.
+Partitioned partition_joint(const Graph& joint, const Settings& settings, unsigned threads = 0);
 
 // partition_joint for a caller done with the joint graph's nodes (the
 // partition command): the prepared graph is built from them instead of from
@@ -40,6 +42,6 @@ Partitioned partition_joint(const Graph& joint, const Settings& settings);
 // message, source and name index, which the prepared graph shares; its
 // nodes, users and outputs are emptied: take a JointSummary
 // (report/report_model.h) before.
-Partitioned partition_joint_releasing(Graph& joint, const Settings& settings);
+Partitioned partition_joint_releasing(Graph& joint, const Settings& settings, unsigned threads = 0);
 
 }  // namespace pt

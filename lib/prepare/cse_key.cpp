@@ -12,10 +12,13 @@ namespace pt {
 namespace {
 
 // Appends tagged, length-prefixed fields, so that distinct arg trees never
-// produce the same bytes.
+// produce the same bytes. A node reference is written as `kept_as[ref]` or,
+// without `kept_as` (a template), as the raw id, its offset recorded in
+// `ref_at` for patch_key_refs.
 class KeyWriter {
  public:
-  explicit KeyWriter(std::string& out) : out_(out) { out_.clear(); }
+  KeyWriter(std::string& out, const std::vector<NodeId>* kept_as, std::vector<uint32_t>* ref_at)
+      : out_(out), start_(out.size()), kept_as_(kept_as), ref_at_(ref_at) {}
   void tag(char t) { out_.push_back(t); }
   void u32(uint32_t v) { out_.append(reinterpret_cast<const char*>(&v), sizeof v); }
   void i64(int64_t v) { out_.append(reinterpret_cast<const char*>(&v), sizeof v); }
@@ -23,20 +26,30 @@ class KeyWriter {
     u32(static_cast<uint32_t>(s.size()));
     out_.append(s);
   }
+  void ref(NodeId id) {
+    if (kept_as_ != nullptr) {
+      u32(static_cast<uint32_t>((*kept_as_)[id]));
+      return;
+    }
+    ref_at_->push_back(static_cast<uint32_t>(out_.size() - start_));
+    u32(static_cast<uint32_t>(id));
+  }
 
  private:
   std::string& out_;
+  size_t start_;  // where this key begins in out_
+  const std::vector<NodeId>* kept_as_;
+  std::vector<uint32_t>* ref_at_;
 };
 
 // Writes one leaf (anything but a list). Node references are read from
 // `refs` (the node's inputs, which validation collected in this same order:
 // args pre-order, then kwargs by key), advancing `next`. Returns false on NaN.
-bool write_leaf(const proto::Arg& a, const std::vector<NodeId>& refs, size_t& next,
-                const std::vector<NodeId>& kept_as, KeyWriter& w) {
+bool write_leaf(const proto::Arg& a, const std::vector<NodeId>& refs, size_t& next, KeyWriter& w) {
   switch (a.kind_case()) {
     case proto::Arg::kNode: {
       w.tag('N');
-      w.u32(static_cast<uint32_t>(kept_as[refs[next++]]));
+      w.ref(refs[next++]);
       break;
     }
     case proto::Arg::kInt:
@@ -100,13 +113,12 @@ bool is_flat_list(const proto::Arg& a) {
 // leaves (nearly every arg: refs, ints, shapes, tensor lists) is written
 // straight; only nested lists take the explicit stack, whose allocation per
 // arg was a third of the key's cost (callgrind, gpt2_124m).
-bool write_arg(const proto::Arg& root, const std::vector<NodeId>& refs, size_t& next,
-               const std::vector<NodeId>& kept_as, KeyWriter& w) {
-  if (root.kind_case() != proto::Arg::kList) return write_leaf(root, refs, next, kept_as, w);
+bool write_arg(const proto::Arg& root, const std::vector<NodeId>& refs, size_t& next, KeyWriter& w) {
+  if (root.kind_case() != proto::Arg::kList) return write_leaf(root, refs, next, w);
   if (is_flat_list(root)) {
     write_list_header(root, w);
     for (const auto& item : root.list().items()) {
-      if (!write_leaf(item, refs, next, kept_as, w)) return false;
+      if (!write_leaf(item, refs, next, w)) return false;
     }
     return true;
   }
@@ -115,7 +127,7 @@ bool write_arg(const proto::Arg& root, const std::vector<NodeId>& refs, size_t& 
     const proto::Arg& a = *stack.back();
     stack.pop_back();
     if (a.kind_case() != proto::Arg::kList) {
-      if (!write_leaf(a, refs, next, kept_as, w)) return false;
+      if (!write_leaf(a, refs, next, w)) return false;
       continue;
     }
     write_list_header(a, w);
@@ -125,17 +137,14 @@ bool write_arg(const proto::Arg& root, const std::vector<NodeId>& refs, size_t& 
   return true;
 }
 
-}  // namespace
-
-bool cse_key(const Graph& g, NodeId id, const std::vector<NodeId>& kept_as, std::string& out) {
+bool write_key(const Graph& g, NodeId id, KeyWriter& w) {
   const proto::Node& pn = g.proto_node(id);
   const std::vector<NodeId>& refs = g[id].inputs;
   size_t next = 0;
-  KeyWriter w(out);
   w.text(pn.target());
   w.u32(static_cast<uint32_t>(pn.args_size()));
   for (const auto& arg : pn.args()) {
-    if (!write_arg(arg, refs, next, kept_as, w)) return false;
+    if (!write_arg(arg, refs, next, w)) return false;
   }
   // Kwargs by key: the order a map gives is not part of the identity.
   std::vector<const std::string*> keys;
@@ -145,9 +154,31 @@ bool cse_key(const Graph& g, NodeId id, const std::vector<NodeId>& kept_as, std:
   w.u32(static_cast<uint32_t>(keys.size()));
   for (const std::string* k : keys) {
     w.text(*k);
-    if (!write_arg(pn.kwargs().at(*k), refs, next, kept_as, w)) return false;
+    if (!write_arg(pn.kwargs().at(*k), refs, next, w)) return false;
   }
   return true;
+}
+
+}  // namespace
+
+bool cse_key(const Graph& g, NodeId id, const std::vector<NodeId>& kept_as, std::string& out) {
+  out.clear();
+  KeyWriter w(out, &kept_as, nullptr);
+  return write_key(g, id, w);
+}
+
+bool append_key_template(const Graph& g, NodeId id, std::string& out, std::vector<uint32_t>& ref_at) {
+  KeyWriter w(out, nullptr, &ref_at);
+  return write_key(g, id, w);
+}
+
+void patch_key_refs(char* key, std::span<const uint32_t> ref_at, const std::vector<NodeId>& kept_as) {
+  for (const uint32_t at : ref_at) {
+    uint32_t ref = 0;
+    std::memcpy(&ref, key + at, sizeof ref);
+    const auto merged = static_cast<uint32_t>(kept_as[ref]);
+    std::memcpy(key + at, &merged, sizeof merged);
+  }
 }
 
 }  // namespace pt

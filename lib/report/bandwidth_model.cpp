@@ -1,16 +1,14 @@
 #include "report/bandwidth_model.h"
 
 #include <algorithm>
-#include <exception>
-#include <optional>
 #include <string>
-#include <system_error>
 #include <thread>
 #include <unordered_map>
 
 #include "budget/runtime_estimate.h"
 #include "report/attention_rate.h"
 #include "graph/errors.h"
+#include "graph/side_by_side.h"
 #include "prepare/cse_key.h"
 #include "report/value_numel.h"
 
@@ -344,28 +342,7 @@ BandwidthEstimate estimate_bandwidth(const Graph& prepared, const PartitionResul
   };
   const bool parallel = threads == 0 ? prepared.size() >= kParallelCostingNodes && std::thread::hardware_concurrency() > 1
                                       : threads > 1;
-  if (parallel) {
-    std::exception_ptr forward_error;
-    {
-      std::optional<std::jthread> worker;
-      try {
-        worker.emplace([&] {
-          try {
-            forward();
-          } catch (...) {
-            forward_error = std::current_exception();
-          }
-        });
-      } catch (const std::system_error&) {
-        forward();  // no thread to be had (a container's pids limit): here
-      }
-      backward();
-    }  // joined
-    if (forward_error) std::rethrow_exception(forward_error);
-  } else {
-    forward();
-    backward();
-  }
+  run_side_by_side(parallel, forward, backward);
   return out;
 }
 
