@@ -9,7 +9,9 @@
 #include <fstream>
 #include <memory>
 #include <sstream>
+#include <system_error>
 #include <thread>
+#include <vector>
 
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/tokenizer.h>
@@ -18,6 +20,7 @@
 #include <google/protobuf/util/json_util.h>
 #include <google/protobuf/util/type_resolver.h>
 #include <google/protobuf/util/type_resolver_util.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -58,29 +61,88 @@ struct FileBytes {
   std::string_view view() const { return buffer ? std::string_view(buffer.get(), size) : std::string_view(piped); }
 };
 
-FileBytes read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path + ": cannot open: " + std::strerror(errno));
-  // Refuse before reading: protobuf's parsers take sizes as int, so anything
-  // at or above 2 GiB cannot be parsed (and would only fill memory).
-  std::error_code ec;
-  const auto size = std::filesystem::file_size(path, ec);
-  if (!ec && size > kMaxInputBytes) {
-    throw InputError(path + ": file is " + std::to_string(size) + " bytes, above the " +
-                     std::to_string(kMaxInputBytes) + "-byte limit of protobuf parsing (2 GiB)");
+// Reads [0, size) of a regular file into `buffer`; returns the bytes read
+// (fewer when the file shrank meanwhile). Files of kParallelReadBytes or more
+// are read in one part per thread (up to `threads`): copying a 10^6-node
+// graph's 169 MB out of the page cache faults in every page of the buffer,
+// 0.3 s of CPU on one core. Each part is read with pread, so the parts share
+// no file offset.
+constexpr size_t kParallelReadBytes = size_t{32} << 20;
+
+size_t read_part(int fd, char* buffer, size_t begin, size_t end) {
+  size_t at = begin;
+  while (at < end) {
+    const ssize_t n = pread(fd, buffer + at, end - at, static_cast<off_t>(at));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return static_cast<size_t>(-1);
+    if (n == 0) break;  // the file shrank
+    at += static_cast<size_t>(n);
   }
+  return at;
+}
+
+size_t read_regular(int fd, const std::string& path, char* buffer, size_t size, unsigned threads) {
+  const size_t parts = size < kParallelReadBytes ? 1 : std::clamp<size_t>(threads, 1, 8);
+  std::vector<size_t> ends(parts);
+  {
+    std::vector<std::jthread> workers;
+    for (size_t k = 1; k < parts; ++k) {
+      auto job = [&, k] { ends[k] = read_part(fd, buffer, size * k / parts, size * (k + 1) / parts); };
+      try {
+        workers.emplace_back(job);
+      } catch (const std::system_error&) {
+        job();  // no thread to be had (a container's pids limit): this part here
+      }
+    }
+    ends[0] = read_part(fd, buffer, 0, size / parts);
+  }  // joined
+  // The bytes up to the first part that came back short (a file that shrank
+  // while read: its tail is not contiguous with what follows).
+  for (size_t k = 0; k < parts; ++k) {
+    if (ends[k] == static_cast<size_t>(-1)) throw InputError(path + ": read error: " + std::strerror(EIO));
+    if (ends[k] < size * (k + 1) / parts) return ends[k];
+  }
+  return size;
+}
+
+// Closes a descriptor when the read ends, thrown or not.
+struct FdCloser {
+  int fd;
+  ~FdCloser() { close(fd); }
+};
+
+FileBytes read_file(const std::string& path, unsigned threads) {
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw InputError(path + ": cannot open: " + std::strerror(errno));
+  const FdCloser closer{fd};
+  struct stat st {};
+  if (fstat(fd, &st) != 0) throw InputError(path + ": cannot open: " + std::strerror(errno));
+  if (S_ISDIR(st.st_mode)) throw InputError(path + ": cannot open: " + std::strerror(EISDIR));
   FileBytes out;
-  if (!ec) {  // a regular file: read it in one piece, without a second copy
-    out.buffer = std::make_unique_for_overwrite<char[]>(static_cast<size_t>(size));
-    in.read(out.buffer.get(), static_cast<std::streamsize>(size));
-    if (in.bad()) throw InputError(path + ": read error");
-    out.size = static_cast<size_t>(in.gcount());
+  if (S_ISREG(st.st_mode)) {
+    // Refuse before reading: protobuf's parsers take sizes as int, so
+    // anything at or above 2 GiB cannot be parsed (and would only fill memory).
+    const auto size = static_cast<size_t>(st.st_size);
+    if (size > kMaxInputBytes) {
+      throw InputError(path + ": file is " + std::to_string(size) + " bytes, above the " +
+                       std::to_string(kMaxInputBytes) + "-byte limit of protobuf parsing (2 GiB)");
+    }
+    out.buffer = std::make_unique_for_overwrite<char[]>(size);
+    out.size = read_regular(fd, path, out.buffer.get(), size, threads);
     return out;
   }
-  std::ostringstream buf;
-  buf << in.rdbuf();
-  if (in.bad()) throw InputError(path + ": read error");
-  out.piped = std::move(buf).str();  // a pipe that outgrows the limit is caught by parse_message
+  // Anything else (a pipe): read to its end.
+  char chunk[1 << 16];
+  while (true) {
+    const ssize_t n = read(fd, chunk, sizeof chunk);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw InputError(path + ": read error: " + std::strerror(errno));
+    if (n == 0) break;
+    // A pipe that outgrows the limit is caught by parse_message; stop
+    // storing well past it.
+    if (out.piped.size() > kMaxInputBytes) continue;
+    out.piped.append(chunk, static_cast<size_t>(n));
+  }
   return out;
 }
 
@@ -121,7 +183,7 @@ std::string_view format_name(Format f) {
 }
 
 void read_message(const std::string& path, Format format, google::protobuf::Message* msg) {
-  parse_message(read_file(path).view(), format, path, msg);
+  parse_message(read_file(path, 1).view(), format, path, msg);
 }
 
 namespace {
@@ -182,7 +244,7 @@ std::shared_ptr<proto::Graph> read_graph(const std::string& path, Format format,
     read_message(path, format, graph.get());
     return graph;
   }
-  const FileBytes bytes = read_file(path);
+  const FileBytes bytes = read_file(path, threads > 0 ? threads : std::max(1u, std::thread::hardware_concurrency()));
   const std::string_view data = bytes.view();
   check_parse_size(data, path);
   // Node records parse on every core (parallel_parse.h); the message is the
