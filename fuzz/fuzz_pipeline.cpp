@@ -145,10 +145,17 @@ void run(const uint8_t* data, size_t size, Format format) {
   // included), on the preset with every measured rule (h200: efficiencies,
   // arithmetic floor, cached rereads, attention rates).
   const ReportModel model = build_report({joint, p, s, parse_device("h200"), {}, {}});
-  // Large graphs cost the forward pass on a second thread: the same estimate.
-  const BandwidthEstimate two = estimate_bandwidth(p.prepared.graph, p.result, s.op_classes, parse_device("h200"), {}, 2);
-  if (!(two.forward == model.bandwidth.forward) || !(two.backward == model.bandwidth.backward)) {
+  // Large graphs cost the forward pass (and simulate its peak memory) on a
+  // second thread: the same estimate and peak.
+  const BandwidthAndPeak two =
+      estimate_bandwidth_and_peak(p.prepared.graph, p.result, s.op_classes, parse_device("h200"), {}, 2);
+  if (!(two.bandwidth.forward == model.bandwidth.forward) || !(two.bandwidth.backward == model.bandwidth.backward)) {
     throw std::logic_error("the bandwidth model on two threads gives a different estimate");
+  }
+  if (!(two.memory == model.memory)) throw std::logic_error("the peak memory on two threads differs");
+  if (!(fused_peak_memory(p.prepared.graph, p.result, s.op_classes, model.bandwidth) ==
+        estimate_bandwidth_and_peak(p.prepared.graph, p.result, s.op_classes, parse_device("h200"), {}, 1).memory)) {
+    throw std::logic_error("the peak memory in two halves differs from fused_peak_memory");
   }
   std::ostringstream text, json, md;
   write_report_text(text, model);

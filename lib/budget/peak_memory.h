@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "analysis/classify.h"
+#include "analysis/node_op_classes.h"
 #include "analysis/op_classes.h"
 #include "graph/graph.h"
 #include "partition/extract.h"
@@ -26,6 +27,7 @@ struct PeakMemory {
   uint64_t backward_peak_bytes = 0;
   uint64_t saved_bytes = 0;       // what the forward hands the backward (values and symbols)
   uint64_t input_bytes = 0;       // primals and forward seeds, live throughout
+  friend bool operator==(const PeakMemory&, const PeakMemory&) = default;
 };
 
 // Which values are written to memory in each pass (per joint node). Empty:
@@ -61,5 +63,24 @@ struct Materialized {
 
 PeakMemory simulate_peak_memory(const Graph& g, const Classification& c, const Extraction& e, const OpClasses& ops,
                                 const Materialized& materialized = {});
+
+// The same simulation in its two halves, for a caller that has the
+// forward's masks before the backward's (the report costs the two passes on
+// two threads, report/bandwidth_model.h): the forward half reads only the
+// forward fields of `materialized` (and its rules); the backward half
+// continues from what the forward left live. `node_ops` is the graph's
+// NodeOpClasses (analysis/node_op_classes.h).
+struct ForwardPeak {
+  uint64_t input_bytes = 0;
+  uint64_t saved_bytes = 0;
+  uint64_t peak_bytes = 0;
+  std::string peak_at;
+  uint64_t live_after = 0;  // bytes alive when the forward ends
+};
+ForwardPeak simulate_forward_peak(const Graph& g, const Classification& c, const Extraction& e,
+                                  const NodeOpClasses& node_ops, const Materialized& materialized);
+PeakMemory simulate_backward_peak(const Graph& g, const Classification& c, const Extraction& e,
+                                  const NodeOpClasses& node_ops, const Materialized& materialized,
+                                  const ForwardPeak& forward);
 
 }  // namespace pt

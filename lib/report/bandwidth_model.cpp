@@ -1,6 +1,7 @@
 #include "report/bandwidth_model.h"
 
 #include <algorithm>
+#include <functional>
 #include <string>
 #include <thread>
 #include <unordered_map>
@@ -314,8 +315,31 @@ PassEstimate estimate_pass(const Graph& g, const Subgraph& pass, const std::vect
   return cost_pass(g, pass, outputs, NodeOpClasses(g, ops), value_numels(g), device, o, recomputed);
 }
 
-BandwidthEstimate estimate_bandwidth(const Graph& prepared, const PartitionResult& r, const OpClasses& ops,
-                                     const Device& device, const BandwidthOptions& o, unsigned threads) {
+namespace {
+
+Materialized forward_materialized(const PassEstimate& forward, const BandwidthOptions& o) {
+  Materialized m;
+  m.forward = forward.stored;
+  m.forward_realized = forward.realized;
+  m.sources_live_to_readers = o.sources_live_to_readers;
+  m.write_in_place = o.write_in_place;
+  return m;
+}
+
+Materialized both_materialized(const BandwidthEstimate& bw, const BandwidthOptions& o) {
+  Materialized m = forward_materialized(bw.forward, o);
+  m.backward = bw.backward.stored;
+  m.backward_realized = bw.backward.realized;
+  m.order_from_first_tangent_reader = o.backward_order_from_tangents;
+  if (o.allocate_at_kernel_launch) m.backward_kernel = bw.backward.kernel;
+  return m;
+}
+
+// estimate_bandwidth's work; `after_forward` runs where the forward was
+// costed (on its thread), with its estimate.
+BandwidthEstimate estimate_passes(const Graph& prepared, const PartitionResult& r, const NodeOpClasses& node_ops,
+                                  const Device& device, const BandwidthOptions& o, unsigned threads,
+                                  const std::function<void(const PassEstimate&)>& after_forward) {
   const Extraction& e = r.extraction;
   std::vector<NodeId> fw_outputs = r.classification.fwd_outputs;
   const auto saved = e.fw_saved_outputs();
@@ -327,7 +351,6 @@ BandwidthEstimate estimate_bandwidth(const Graph& prepared, const PartitionResul
     out.device.attention = {};
   }
   // Looked up once per node for both passes.
-  const NodeOpClasses node_ops(prepared, ops);
   const std::vector<uint64_t> numel = value_numels(prepared);
   // The two passes read the graph and share nothing they write: on large
   // graphs the forward is costed on a second thread while this one costs the
@@ -335,7 +358,10 @@ BandwidthEstimate estimate_bandwidth(const Graph& prepared, const PartitionResul
   // 2.9 -> 2.2 s on two cores. Below kParallelCostingNodes a thread's start
   // and its malloc arena cost more than the forward pass (gpt2_124m: +2.3 ms
   // of CPU, issue 7); the estimate is the same either way.
-  auto forward = [&] { out.forward = cost_pass(prepared, e.forward, fw_outputs, node_ops, numel, device, o, {}); };
+  auto forward = [&] {
+    out.forward = cost_pass(prepared, e.forward, fw_outputs, node_ops, numel, device, o, {});
+    if (after_forward) after_forward(out.forward);
+  };
   auto backward = [&] {
     out.backward =
         cost_pass(prepared, e.backward, r.classification.bwd_outputs, node_ops, numel, device, o, e.recomputed);
@@ -346,13 +372,29 @@ BandwidthEstimate estimate_bandwidth(const Graph& prepared, const PartitionResul
   return out;
 }
 
+}  // namespace
+
+BandwidthEstimate estimate_bandwidth(const Graph& prepared, const PartitionResult& r, const OpClasses& ops,
+                                     const Device& device, const BandwidthOptions& o, unsigned threads) {
+  return estimate_passes(prepared, r, NodeOpClasses(prepared, ops), device, o, threads, nullptr);
+}
+
 PeakMemory fused_peak_memory(const Graph& prepared, const PartitionResult& r, const OpClasses& ops,
                              const BandwidthEstimate& bw, const BandwidthOptions& o) {
-  return simulate_peak_memory(
-      prepared, r.classification, r.extraction, ops,
-      Materialized{bw.forward.stored, bw.backward.stored, o.sources_live_to_readers, o.write_in_place,
-                   bw.forward.realized, bw.backward.realized, o.backward_order_from_tangents,
-                   o.allocate_at_kernel_launch ? bw.backward.kernel : std::vector<int32_t>{}});
+  return simulate_peak_memory(prepared, r.classification, r.extraction, ops, both_materialized(bw, o));
+}
+
+BandwidthAndPeak estimate_bandwidth_and_peak(const Graph& prepared, const PartitionResult& r, const OpClasses& ops,
+                                             const Device& device, const BandwidthOptions& o, unsigned threads) {
+  const NodeOpClasses node_ops(prepared, ops);
+  ForwardPeak forward;
+  BandwidthAndPeak out;
+  out.bandwidth = estimate_passes(prepared, r, node_ops, device, o, threads, [&](const PassEstimate& f) {
+    forward = simulate_forward_peak(prepared, r.classification, r.extraction, node_ops, forward_materialized(f, o));
+  });
+  out.memory = simulate_backward_peak(prepared, r.classification, r.extraction, node_ops,
+                                      both_materialized(out.bandwidth, o), forward);
+  return out;
 }
 
 }  // namespace pt

@@ -100,4 +100,15 @@ BandwidthEstimate estimate_bandwidth(const Graph& prepared, const PartitionResul
 PeakMemory fused_peak_memory(const Graph& prepared, const PartitionResult& r, const OpClasses& ops,
                              const BandwidthEstimate& bw, const BandwidthOptions& o = {});
 
+// estimate_bandwidth then fused_peak_memory, with the forward half of the
+// peak simulation run where the forward was costed (a second thread on
+// large graphs, as `threads` says): the same two results.
+struct BandwidthAndPeak {
+  BandwidthEstimate bandwidth;
+  PeakMemory memory;
+};
+BandwidthAndPeak estimate_bandwidth_and_peak(const Graph& prepared, const PartitionResult& r, const OpClasses& ops,
+                                             const Device& device, const BandwidthOptions& o = {},
+                                             unsigned threads = 0);
+
 }  // namespace pt

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <utility>
 
 #include "budget/memory_budget.h"
 #include "partition/ban_reason.h"
@@ -130,8 +131,10 @@ ReportModel build_report(const ReportInputs& in) {
 
   m.settings = typed_settings(in.settings);
   m.settings_changed = in.settings.changed_keys();
-  m.bandwidth = estimate_bandwidth(g, r, in.settings.op_classes, in.device, in.bandwidth_options, in.threads);
-  m.memory = fused_peak_memory(g, r, in.settings.op_classes, m.bandwidth, in.bandwidth_options);
+  BandwidthAndPeak traffic =
+      estimate_bandwidth_and_peak(g, r, in.settings.op_classes, in.device, in.bandwidth_options, in.threads);
+  m.bandwidth = std::move(traffic.bandwidth);
+  m.memory = std::move(traffic.memory);
   m.timings = in.timings;
   return m;
 }

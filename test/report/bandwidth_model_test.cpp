@@ -351,3 +351,24 @@ TEST_CASE("the forward costed on a second thread gives the estimate of one threa
   CHECK_FALSE(changed == one.forward);
   CHECK(one.forward.bytes() != one.backward.bytes());  // the passes did not trade places
 }
+
+TEST_CASE("the peak memory in two halves (the forward's beside its costing) equals fused_peak_memory (gpt2_124m)") {
+  const auto loaded = pt::load_graph_file(std::string(PT_TEST_DIR) + "/corpus/gpt2_124m.pb", pt::Format::Binary);
+  const pt::Settings s;
+  const pt::Partitioned p = pt::partition_joint(loaded.graph, s);
+  const pt::Device h200 = pt::parse_device("h200");
+  const pt::BandwidthEstimate bw = pt::estimate_bandwidth(p.prepared.graph, p.result, s.op_classes, h200);
+  const pt::PeakMemory whole = pt::fused_peak_memory(p.prepared.graph, p.result, s.op_classes, bw);
+  REQUIRE(whole.forward_peak_bytes > whole.input_bytes);  // the forward allocates
+  for (unsigned threads : {1u, 2u}) {
+    CAPTURE(threads);
+    const pt::BandwidthAndPeak both =
+        pt::estimate_bandwidth_and_peak(p.prepared.graph, p.result, s.op_classes, h200, {}, threads);
+    CHECK(both.bandwidth.forward == bw.forward);
+    CHECK(both.bandwidth.backward == bw.backward);
+    CHECK(both.memory == whole);
+  }
+  pt::PeakMemory changed = whole;  // the comparison sees the backward's peak
+  changed.backward_peak_bytes += 1;
+  CHECK_FALSE(changed == whole);
+}
