@@ -38,10 +38,12 @@ std::pair<NodeId, bool> NameIndex::emplace(std::string_view name, NodeId id) {
   }
 }
 
-NodeId NameIndex::find(std::string_view name) const {
+NodeId NameIndex::find(std::string_view name) const { return find(name, name_hash(name)); }
+
+NodeId NameIndex::find(std::string_view name, uint64_t hash) const {
   if (slots_.empty()) return -1;
   const size_t mask = slots_.size() - 1;
-  for (size_t k = name_hash(name) & mask;; k = (k + 1) & mask) {
+  for (size_t k = hash & mask;; k = (k + 1) & mask) {
     const Slot& s = slots_[k];
     if (!s.data) return -1;
     if (std::string_view(s.data, s.length) == name) return s.id;

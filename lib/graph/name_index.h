@@ -23,6 +23,8 @@ class NameIndex {
   std::pair<NodeId, bool> emplace(std::string_view name, NodeId id);
   // The id of `name`, or -1 (kNoNode) when absent.
   NodeId find(std::string_view name) const;
+  // find() with the name's name_hash (name_hash.h) already computed.
+  NodeId find(std::string_view name, uint64_t hash) const;
   bool contains(std::string_view name) const { return find(name) >= 0; }
   size_t size() const { return size_; }
 
