@@ -385,12 +385,14 @@ PeakMemory fused_peak_memory(const Graph& prepared, const PartitionResult& r, co
 }
 
 BandwidthAndPeak estimate_bandwidth_and_peak(const Graph& prepared, const PartitionResult& r, const OpClasses& ops,
-                                             const Device& device, const BandwidthOptions& o, unsigned threads) {
+                                             const Device& device, const BandwidthOptions& o, unsigned threads,
+                                             const std::function<void()>& beside) {
   const NodeOpClasses node_ops(prepared, ops);
   ForwardPeak forward;
   BandwidthAndPeak out;
   out.bandwidth = estimate_passes(prepared, r, node_ops, device, o, threads, [&](const PassEstimate& f) {
     forward = simulate_forward_peak(prepared, r.classification, r.extraction, node_ops, forward_materialized(f, o));
+    if (beside) beside();
   });
   out.memory = simulate_backward_peak(prepared, r.classification, r.extraction, node_ops,
                                       both_materialized(out.bandwidth, o), forward);

@@ -24,6 +24,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "analysis/op_classes.h"
@@ -107,8 +108,10 @@ struct BandwidthAndPeak {
   BandwidthEstimate bandwidth;
   PeakMemory memory;
 };
+// `beside`, when given, is more work that only reads what the two passes
+// read, run on the forward's thread after it (it finishes first).
 BandwidthAndPeak estimate_bandwidth_and_peak(const Graph& prepared, const PartitionResult& r, const OpClasses& ops,
                                              const Device& device, const BandwidthOptions& o = {},
-                                             unsigned threads = 0);
+                                             unsigned threads = 0, const std::function<void()>& beside = nullptr);
 
 }  // namespace pt
