@@ -9,7 +9,6 @@
 #include <fstream>
 #include <memory>
 #include <sstream>
-#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -27,6 +26,7 @@
 #include "graph/arena_graph.h"
 #include "graph/errors.h"
 #include "graph/parallel_parse.h"
+#include "graph/side_by_side.h"
 
 namespace pt {
 
@@ -84,18 +84,7 @@ size_t read_part(int fd, char* buffer, size_t begin, size_t end) {
 size_t read_regular(int fd, const std::string& path, char* buffer, size_t size, unsigned threads) {
   const size_t parts = size < kParallelReadBytes ? 1 : std::clamp<size_t>(threads, 1, 8);
   std::vector<size_t> ends(parts);
-  {
-    std::vector<std::jthread> workers;
-    for (size_t k = 1; k < parts; ++k) {
-      auto job = [&, k] { ends[k] = read_part(fd, buffer, size * k / parts, size * (k + 1) / parts); };
-      try {
-        workers.emplace_back(job);
-      } catch (const std::system_error&) {
-        job();  // no thread to be had (a container's pids limit): this part here
-      }
-    }
-    ends[0] = read_part(fd, buffer, 0, size / parts);
-  }  // joined
+  run_parts(parts, [&](size_t k) { ends[k] = read_part(fd, buffer, size * k / parts, size * (k + 1) / parts); });
   // The bytes up to the first part that came back short (a file that shrank
   // while read: its tail is not contiguous with what follows).
   for (size_t k = 0; k < parts; ++k) {

@@ -10,10 +10,8 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <exception>
-#include <system_error>
-#include <thread>
-#include <vector>
+
+#include "graph/side_by_side.h"
 
 namespace pt {
 
@@ -26,31 +24,14 @@ void for_ranges_in_order(int count, int chunks, const MakeState& make_state, con
     for (int i = 0; i < count; ++i) body(i, state);
     return;
   }
-  std::vector<std::exception_ptr> failures(static_cast<size_t>(chunks));
-  auto run_range = [&](int c) {
-    const int begin = static_cast<int>(int64_t{count} * c / chunks);
-    const int end = static_cast<int>(int64_t{count} * (c + 1) / chunks);
-    try {
-      auto state = make_state();
-      for (int i = begin; i < end; ++i) body(i, state);
-    } catch (...) {
-      failures[static_cast<size_t>(c)] = std::current_exception();
-    }
-  };
-  {
-    std::vector<std::jthread> workers;
-    for (int c = 1; c < chunks; ++c) {
-      try {
-        workers.emplace_back(run_range, c);
-      } catch (const std::system_error&) {
-        run_range(c);  // no thread to be had (a container's pids limit): this range here
-      }
-    }
-    run_range(0);
-  }  // joined
-  for (const auto& f : failures) {
-    if (f) std::rethrow_exception(f);  // ranges in order: the first is the lowest
-  }
+  // A range stops at its first failure; run_parts rethrows the lowest
+  // range's, the first in order.
+  run_parts(static_cast<size_t>(chunks), [&](size_t c) {
+    const int begin = static_cast<int>(int64_t{count} * static_cast<int64_t>(c) / chunks);
+    const int end = static_cast<int>(int64_t{count} * static_cast<int64_t>(c + 1) / chunks);
+    auto state = make_state();
+    for (int i = begin; i < end; ++i) body(i, state);
+  });
 }
 
 }  // namespace pt

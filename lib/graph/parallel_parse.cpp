@@ -2,13 +2,15 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
+#include <optional>
 #include <string>
-#include <system_error>
-#include <thread>
 #include <vector>
 
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/wire_format_lite.h>
+
+#include "graph/side_by_side.h"
 
 namespace pt {
 
@@ -62,6 +64,115 @@ bool parse_records(const std::vector<Record>& records, size_t from, size_t to, p
   return true;
 }
 
+bool parse_range(const uint8_t* data, int size, proto::Graph* into) {
+  CodedInputStream in(data, size);
+  in.SetRecursionLimit(kRecursionLimit);
+  return into->ParseFromCodedStream(&in) && in.ConsumedEntireMessage();
+}
+
+// Reads one top-level field's header at `in` and skips the field; the tag
+// (0 at the end or on a malformed header).
+uint32_t skip_field(CodedInputStream& in) {
+  const uint32_t tag = in.ReadTag();
+  if (tag == 0) return 0;
+  if (tag == kNodesTag) {
+    uint32_t length = 0;
+    if (!in.ReadVarint32(&length) || !in.Skip(static_cast<int>(std::min<uint32_t>(length, INT32_MAX)))) return 0;
+    return tag;
+  }
+  return WireFormatLite::SkipField(&in, tag) ? tag : 0;
+}
+
+// A Graph on `graph`'s arena (or the heap, with the owner).
+struct ArenaTemp {
+  proto::Graph* graph;
+  std::unique_ptr<proto::Graph> owned;
+  explicit ArenaTemp(google::protobuf::Arena* arena)
+      : graph(google::protobuf::Arena::CreateMessage<proto::Graph>(arena)), owned(arena ? nullptr : graph) {}
+};
+
+// The usual layout: the other fields, one run of node records, the other
+// fields. The run is split at record boundaries into `chunks` byte ranges,
+// each parsed whole (as a Graph holding only nodes) on its own thread into
+// its own Graph on the same arena; their nodes then move into `graph` by
+// pointer, after the other fields. Nothing is scanned twice and no node is
+// created ahead (the record-by-record parse below spent a fifth of a
+// 10^6-node parse creating the nodes on one thread and scanning every
+// record's header). nullopt: another layout (a field between node records).
+std::optional<bool> parse_node_run(std::string_view bytes, proto::Graph* graph, size_t chunks) {
+  const auto* begin = reinterpret_cast<const uint8_t*>(bytes.data());
+  const int size = static_cast<int>(bytes.size());
+  CodedInputStream in(begin, size);
+  std::string rest;
+  int run_begin = -1;
+  while (run_begin < 0) {  // the fields before the first node
+    const int start = in.CurrentPosition();
+    const uint32_t tag = skip_field(in);
+    if (tag == 0) return std::nullopt;  // no node, or malformed: the other parse decides
+    if (tag == kNodesTag) run_begin = start;
+    else rest.append(bytes.substr(static_cast<size_t>(start), static_cast<size_t>(in.CurrentPosition() - start)));
+  }
+  // Range starts: the first record at or past each k/chunks of the bytes left.
+  std::vector<int> starts{run_begin};
+  while (starts.size() < chunks) {
+    const int at = in.CurrentPosition();
+    if (int64_t{at - run_begin} * static_cast<int64_t>(chunks) >=
+        int64_t{size - run_begin} * static_cast<int64_t>(starts.size())) {
+      starts.push_back(at);
+      continue;
+    }
+    if (skip_field(in) != kNodesTag) return std::nullopt;  // the end, a field between nodes, or malformed
+  }
+  // Each range but the last holds node records only (scanned above). The
+  // last one's thread finds where its records end and checks that only
+  // other fields follow.
+  const size_t n = starts.size();
+  std::vector<ArenaTemp> parts;
+  parts.reserve(n);
+  for (size_t k = 0; k < n; ++k) parts.emplace_back(graph->GetArena());
+  std::vector<char> ok(n, 0);
+  int run_end = size;
+  bool other_layout = false;
+  auto parse_part = [&](size_t k) {
+    if (k + 1 < n) {
+      ok[k] = parse_range(begin + starts[k], starts[k + 1] - starts[k], parts[k].graph);
+      return;
+    }
+    CodedInputStream tail(begin, size);
+    if (!tail.Skip(starts[k])) return;
+    for (int start = tail.CurrentPosition();; start = tail.CurrentPosition()) {
+      const uint32_t tag = skip_field(tail);
+      if (tag == 0) {
+        if (start != size || tail.CurrentPosition() != size) return;  // malformed: ok stays false
+        break;
+      }
+      if (tag != kNodesTag && run_end == size) run_end = start;
+      if (tag == kNodesTag && run_end != size) {
+        other_layout = true;  // a node after other fields
+        return;
+      }
+    }
+    ok[k] = parse_range(begin + starts[k], run_end - starts[k], parts[k].graph);
+  };
+  run_parts(n, parse_part);
+  if (other_layout) return std::nullopt;
+  if (!std::all_of(ok.begin(), ok.end(), [](char v) { return v != 0; })) return false;
+  rest.append(bytes.substr(static_cast<size_t>(run_end)));
+  if (!parse_range(reinterpret_cast<const uint8_t*>(rest.data()), static_cast<int>(rest.size()), graph)) return false;
+  auto* nodes = graph->mutable_nodes();
+  int total = 0;
+  for (const auto& p : parts) total += p.graph->nodes_size();
+  nodes->Reserve(total);
+  std::vector<proto::Node*> moved;
+  for (auto& p : parts) {
+    auto* from = p.graph->mutable_nodes();
+    moved.resize(static_cast<size_t>(from->size()));
+    from->UnsafeArenaExtractSubrange(0, from->size(), moved.data());
+    for (proto::Node* node : moved) nodes->UnsafeArenaAddAllocated(node);
+  }
+  return true;
+}
+
 }  // namespace
 
 bool parse_graph_binary(std::string_view data, proto::Graph* graph, unsigned threads, size_t min_bytes_per_thread) {
@@ -71,6 +182,8 @@ bool parse_graph_binary(std::string_view data, proto::Graph* graph, unsigned thr
     in.SetRecursionLimit(kRecursionLimit);
     return graph->ParseFromCodedStream(&in) && in.ConsumedEntireMessage();
   }
+  if (const std::optional<bool> parsed = parse_node_run(data, graph, chunks)) return *parsed;
+  // Another layout: record by record.
   std::vector<Record> records;
   std::string rest;
   if (!split_top_level(data, records, rest)) return false;
@@ -93,17 +206,7 @@ bool parse_graph_binary(std::string_view data, proto::Graph* graph, unsigned thr
   }
   bounds.push_back(records.size());
   std::vector<char> ok(bounds.size() - 1, 0);
-  std::vector<std::jthread> workers;  // joined even when this thread's chunk throws (bad_alloc)
-  for (size_t c = 0; c + 2 < bounds.size(); ++c) {
-    auto job = [&, c] { ok[c] = parse_records(records, bounds[c], bounds[c + 1], graph); };
-    try {
-      workers.emplace_back(job);
-    } catch (const std::system_error&) {
-      job();  // no thread to be had (a container's pids limit): this chunk here
-    }
-  }
-  ok.back() = parse_records(records, bounds[bounds.size() - 2], bounds.back(), graph);
-  for (auto& w : workers) w.join();
+  run_parts(ok.size(), [&](size_t c) { ok[c] = parse_records(records, bounds[c], bounds[c + 1], graph); });
   return std::all_of(ok.begin(), ok.end(), [](char v) { return v != 0; });
 }
 

@@ -1,14 +1,24 @@
-// Two pieces of work that share only what they read, run at once: `beside`
-// on a second thread, `here` on the caller's. Used where a stage splits in
-// two on large graphs (the bandwidth model's two passes, CSE's aliases and
-// key templates). Without `parallel`, or where no thread can be started (a
-// container's pids limit), `beside` runs first on the caller's thread. An
-// exception from `beside` is rethrown once both are done; one from `here`
-// propagates after the second thread is joined.
+// Work split across threads, for the stages that use more than one core on
+// large graphs. Where no thread can be started (a container's pids limit)
+// the work runs on the caller's thread instead; results never depend on
+// where it ran.
+//
+// run_side_by_side: two pieces of work that share only what they read, run
+// at once: `beside` on a second thread, `here` on the caller's (the
+// bandwidth model's two passes, CSE's aliases and key templates). Without
+// `parallel`, `beside` runs first on the caller's thread. An exception from
+// `beside` is rethrown once both are done; one from `here` propagates after
+// the second thread is joined.
+//
+// run_parts: `part(k)` for every k in [0, count), part 0 on the caller's
+// thread and each other part on a thread of its own (file reads, parse
+// ranges, validation ranges). Returns when all are done; where parts threw,
+// the exception of the lowest such part is rethrown.
 #pragma once
 
 #include <exception>
 #include <optional>
+#include <vector>
 #include <system_error>
 #include <thread>
 
@@ -38,6 +48,32 @@ void run_side_by_side(bool parallel, const Beside& beside, const Here& here) {
     here();
   }  // joined
   if (beside_error) std::rethrow_exception(beside_error);
+}
+
+template <class Part>
+void run_parts(size_t count, const Part& part) {
+  std::vector<std::exception_ptr> failures(count);
+  auto run = [&](size_t k) {
+    try {
+      part(k);
+    } catch (...) {
+      failures[k] = std::current_exception();
+    }
+  };
+  {
+    std::vector<std::jthread> workers;
+    for (size_t k = 1; k < count; ++k) {
+      try {
+        workers.emplace_back(run, k);
+      } catch (const std::system_error&) {
+        run(k);  // no thread to be had: this part here
+      }
+    }
+    if (count > 0) run(0);
+  }  // joined
+  for (const auto& f : failures) {
+    if (f) std::rethrow_exception(f);
+  }
 }
 
 }  // namespace pt
