@@ -4,9 +4,11 @@
 #include <cctype>
 #include <map>
 #include <set>
+#include <thread>
 
 #include "graph/errors.h"
 #include "graph/printable.h"
+#include "graph/side_by_side.h"
 
 namespace pt {
 
@@ -87,14 +89,15 @@ std::vector<NodeId> Extraction::bw_inputs(const Graph& g) const {
   return out;
 }
 
-Extraction extract_partition(const Graph& g, const Classification& c, const std::vector<NodeId>& chosen) {
+Extraction extract_partition(const Graph& g, const Classification& c, const std::vector<NodeId>& chosen,
+                             unsigned threads) {
   std::vector<NodeId> values, sym_nodes;
   for (NodeId id : chosen) (g[id].value_kind == ValueKind::Sym ? sym_nodes : values).push_back(id);
-  return extract_partition(g, c, values, sym_nodes);
+  return extract_partition(g, c, values, sym_nodes, threads);
 }
 
 Extraction extract_partition(const Graph& g, const Classification& c, const std::vector<NodeId>& values,
-                             const std::vector<NodeId>& sym_nodes_in) {
+                             const std::vector<NodeId>& sym_nodes_in, unsigned threads) {
   Extraction e;
   e.saved_values = values;
   std::vector<NodeId> sym_nodes = sym_nodes_in;
@@ -169,12 +172,18 @@ Extraction extract_partition(const Graph& g, const Classification& c, const std:
   std::vector<NodeId> fw_outputs = c.fwd_outputs;
   const auto saved_out = e.fw_saved_outputs();
   fw_outputs.insert(fw_outputs.end(), saved_out.begin(), saved_out.end());
-  e.forward = extract_subgraph(g, c.inputs, fw_outputs, Pass::Forward);
+  // The two final passes read only the graph and the lists above: on large
+  // graphs the backward is extracted on a second thread (10^6 nodes: each
+  // ~0.1 s). Checked in the order of one thread: the forward first.
+  const bool parallel = threads == 0 ? g.size() >= kParallelExtractNodes && std::thread::hardware_concurrency() > 1
+                                      : threads > 1;
+  run_side_by_side(
+      parallel, [&] { e.backward = extract_subgraph(g, e.bw_inputs(g), c.bwd_outputs, Pass::Backward); },
+      [&] { e.forward = extract_subgraph(g, c.inputs, fw_outputs, Pass::Forward); });
   if (e.forward.invalid_output) {
     throw InfeasibleError(g.source + ": node '" + printable(g[*e.forward.invalid_output].name) +
                           "': is saved for the backward but cannot be computed in the forward");
   }
-  e.backward = extract_subgraph(g, e.bw_inputs(g), c.bwd_outputs, Pass::Backward);
   check_outputs(e.backward);
   for (NodeId id = 0; id < g.size(); ++id) {
     if (g[id].op == OpKind::CallFunction && e.forward.keep[id] && !e.forward.is_input[id] && e.backward.keep[id] &&

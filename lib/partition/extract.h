@@ -6,6 +6,8 @@
 // derived symbols and tangents; then both graphs are re-extracted.
 #pragma once
 
+#include <cstdint>
+
 #include <string>
 #include <vector>
 
@@ -30,12 +32,17 @@ struct Extraction {
 };
 
 // `chosen`: the cut's saved nodes, graph order. Throws InfeasibleError when a
-// gradient cannot be computed from what the backward receives.
-Extraction extract_partition(const Graph& g, const Classification& c, const std::vector<NodeId>& chosen);
+// gradient cannot be computed from what the backward receives. `threads`: 0
+// extracts the final forward and backward side by side from
+// kParallelExtractNodes nodes on, 1 never, 2 or more always; the result is
+// the same.
+inline constexpr int32_t kParallelExtractNodes = 100'000;
+Extraction extract_partition(const Graph& g, const Classification& c, const std::vector<NodeId>& chosen,
+                             unsigned threads = 0);
 // The same with the saved values and saved symbols given apart, in the order
 // the caller decided them (the default partition's order).
 Extraction extract_partition(const Graph& g, const Classification& c, const std::vector<NodeId>& values,
-                             const std::vector<NodeId>& sym_nodes);
+                             const std::vector<NodeId>& sym_nodes, unsigned threads = 0);
 
 // Symbols (s17, u3, ...) in a node's value: shapes, strides and storage
 // offsets of tensors (and tuple items), or a symbol's expression.

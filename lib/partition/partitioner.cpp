@@ -15,7 +15,7 @@ CutSolution solve_cut(const Graph& g, const Classification& c, const Settings& s
   return sol;
 }
 
-PartitionResult partition_graph(const Graph& prepared, const Settings& s) {
+PartitionResult partition_graph(const Graph& prepared, const Settings& s, unsigned threads) {
   PartitionResult r;
   StageTimer timer;
   r.classification = classify(prepared);
@@ -27,7 +27,7 @@ PartitionResult partition_graph(const Graph& prepared, const Settings& s) {
     r.solution.network = build_flow_network(prepared, r.classification, s, BanOptions::from_settings(s));
     r.chosen = d.saved_values;
     r.chosen.insert(r.chosen.end(), d.saved_sym_nodes.begin(), d.saved_sym_nodes.end());
-    r.extraction = extract_partition(prepared, r.classification, d.saved_values, d.saved_sym_nodes);
+    r.extraction = extract_partition(prepared, r.classification, d.saved_values, d.saved_sym_nodes, threads);
     timer.mark("extract", r.timings);
     return r;
   }
@@ -55,7 +55,7 @@ PartitionResult partition_graph(const Graph& prepared, const Settings& s) {
     chosen = r.solution.cut.saved;
   }
   r.chosen = chosen;
-  r.extraction = extract_partition(prepared, r.classification, chosen);
+  r.extraction = extract_partition(prepared, r.classification, chosen, threads);
   timer.mark("extract", r.timings);
   return r;
 }

@@ -59,3 +59,28 @@ TEST_CASE("partition_joint_releasing: same partition, joint nodes freed, same re
     CHECK(ra.bandwidth.backward.seconds == rb.bandwidth.backward.seconds);
   }
 }
+
+TEST_CASE("the stages that split their work on large graphs (CSE, extraction) give the same partition on two threads") {
+  for (const char* model : {"linear_ce", "gpt2_dropout_l2", "resnet18", "gpt2_124m", "mlp_dynamic", "sac_mlp"}) {
+    for (const char* budget : {"1", "0.4"}) {
+      CAPTURE(model);
+      CAPTURE(budget);
+      const std::string path = test::corpus_graph_path(model);
+      Settings s;
+      s.set_assignment(std::string("activation_memory_budget=") + budget);
+      const LoadedGraph loaded = load_graph_file(path, format_from_path(path));
+      const Partitioned one = partition_joint(loaded.graph, s, 1);
+      const Partitioned two = partition_joint(loaded.graph, s, 2);
+      CHECK(two.prepared.merged == one.prepared.merged);
+      const Extraction& a = one.result.extraction;
+      const Extraction& b = two.result.extraction;
+      CHECK(b.forward.keep == a.forward.keep);
+      CHECK(b.backward.keep == a.backward.keep);
+      CHECK(b.backward.is_input == a.backward.is_input);
+      CHECK(b.recomputed == a.recomputed);
+      CHECK(partition_bytes(two.prepared.graph, two.result.classification, b, s) ==
+            partition_bytes(one.prepared.graph, one.result.classification, a, s));
+      CHECK(a.recomputed.size() + a.saved_values.size() > 0);
+    }
+  }
+}
