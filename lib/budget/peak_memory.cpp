@@ -242,8 +242,8 @@ void append_backward_order(const Graph& g, const Extraction& e, const std::vecto
   const NodeId output = g.output_node();
   auto in_backward = [&](NodeId id) { return e.backward.keep[id] && !bw_input[id] && id != output; };
   NodeId first_reader = count;  // of a tangent; count: none
-  for (NodeId id = 0; id < count && from_first_tangent_reader; ++id) {
-    if (g[id].input_kind != InputKind::Tangent) continue;
+  for (NodeId id : e.grad_inputs) {
+    if (!from_first_tangent_reader || g[id].input_kind != InputKind::Tangent) continue;
     for (NodeId u : g.users[id]) {
       if (in_backward(u)) first_reader = std::min(first_reader, u);
     }
@@ -345,7 +345,7 @@ PeakMemory simulate_backward_peak(const Graph& g, const Classification& c, const
   // Backward: what the forward left (inputs, saved values, forward outputs)
   // plus the tangents. Saved values are freed after their last reader;
   // gradients are held to the end.
-  std::vector<NodeId> bw_order = e.bw_inputs(g);
+  std::vector<NodeId> bw_order = e.bw_inputs();
   std::vector<bool> bw_input(count, false);
   for (NodeId id : bw_order) bw_input[id] = true;
   append_backward_order(g, e, bw_input, materialized.order_from_first_tangent_reader, bw_order);
@@ -355,7 +355,7 @@ PeakMemory simulate_backward_peak(const Graph& g, const Classification& c, const
   }
   for (NodeId id : c.inputs) bw_retained[id] = true;
   uint64_t live = forward.live_after;
-  for (NodeId id = 0; id < count; ++id) {
+  for (NodeId id : e.grad_inputs) {
     if (g[id].input_kind == InputKind::Tangent) live += g[id].size_bytes;
   }
   m.backward_peak_bytes = live;

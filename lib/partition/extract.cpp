@@ -77,15 +77,10 @@ std::vector<NodeId> Extraction::fw_saved_outputs() const {
   return out;
 }
 
-std::vector<NodeId> Extraction::bw_inputs(const Graph& g) const {
+std::vector<NodeId> Extraction::bw_inputs() const {
   std::vector<NodeId> out = saved_sym_nodes;
   out.insert(out.end(), saved_values.begin(), saved_values.end());
-  for (NodeId id = 0; id < g.size(); ++id) {
-    if (g[id].input_kind == InputKind::Tangent) out.push_back(id);
-  }
-  for (NodeId id = 0; id < g.size(); ++id) {
-    if (g[id].input_kind == InputKind::BwdSeed) out.push_back(id);
-  }
+  out.insert(out.end(), grad_inputs.begin(), grad_inputs.end());
   return out;
 }
 
@@ -99,6 +94,13 @@ Extraction extract_partition(const Graph& g, const Classification& c, const std:
 Extraction extract_partition(const Graph& g, const Classification& c, const std::vector<NodeId>& values,
                              const std::vector<NodeId>& sym_nodes_in, unsigned threads) {
   Extraction e;
+  std::vector<NodeId> seeds;
+  for (NodeId id = 0; id < g.size(); ++id) {
+    const InputKind kind = g[id].input_kind;
+    if (kind == InputKind::Tangent) e.grad_inputs.push_back(id);
+    else if (kind == InputKind::BwdSeed) seeds.push_back(id);
+  }
+  e.grad_inputs.insert(e.grad_inputs.end(), seeds.begin(), seeds.end());
   e.saved_values = values;
   std::vector<NodeId> sym_nodes = sym_nodes_in;
   e.saved_sym_nodes = sym_nodes;
@@ -110,7 +112,7 @@ Extraction extract_partition(const Graph& g, const Classification& c, const std:
                             "': gradient output cannot be computed from the saved values and tangents");
     }
   };
-  const Subgraph first = extract_subgraph(g, e.bw_inputs(g), c.bwd_outputs, Pass::Backward);
+  const Subgraph first = extract_subgraph(g, e.bw_inputs(), c.bwd_outputs, Pass::Backward);
   check_outputs(first);
   auto read_by_backward = [&](NodeId id) {
     if (g[id].op == OpKind::Output) return false;
@@ -151,7 +153,7 @@ Extraction extract_partition(const Graph& g, const Classification& c, const std:
   }
   std::vector<NodeId> prospective = derived;
   prospective.insert(prospective.end(), e.saved_values.begin(), e.saved_values.end());
-  for (NodeId id = 0; id < g.size(); ++id) {
+  for (NodeId id : e.grad_inputs) {
     if (g[id].input_kind == InputKind::Tangent) prospective.push_back(id);
   }
   for (NodeId id : prospective) {
@@ -178,7 +180,7 @@ Extraction extract_partition(const Graph& g, const Classification& c, const std:
   const bool parallel = threads == 0 ? g.size() >= kParallelExtractNodes && std::thread::hardware_concurrency() > 1
                                       : threads > 1;
   run_side_by_side(
-      parallel, [&] { e.backward = extract_subgraph(g, e.bw_inputs(g), c.bwd_outputs, Pass::Backward); },
+      parallel, [&] { e.backward = extract_subgraph(g, e.bw_inputs(), c.bwd_outputs, Pass::Backward); },
       [&] { e.forward = extract_subgraph(g, c.inputs, fw_outputs, Pass::Forward); });
   if (e.forward.invalid_output) {
     throw InfeasibleError(g.source + ": node '" + printable(g[*e.forward.invalid_output].name) +

@@ -24,11 +24,15 @@ struct Extraction {
   Subgraph forward;                     // keep masks over the joint graph
   Subgraph backward;
   std::vector<NodeId> recomputed;       // call_function nodes in both graphs, graph order
+  // The tangents then the backward seeds, graph order: found once (each scan
+  // of 10^6 nodes' kinds cost ~25 ms, and the backward's inputs are asked
+  // for by extraction, peak memory and the partition writer).
+  std::vector<NodeId> grad_inputs;
 
   // What the forward outputs for the backward: saved values then saved symbols.
   std::vector<NodeId> fw_saved_outputs() const;
   // The backward's inputs: saved symbols, saved values, tangents, backward seeds.
-  std::vector<NodeId> bw_inputs(const Graph& g) const;
+  std::vector<NodeId> bw_inputs() const;
 };
 
 // `chosen`: the cut's saved nodes, graph order. Throws InfeasibleError when a

@@ -47,7 +47,7 @@ PartitionLayout partition_layout(const Graph& g, const Classification& c, const 
   const auto saved = e.fw_saved_outputs();
   l.forward_outputs.insert(l.forward_outputs.end(), saved.begin(), saved.end());
   // Backward: placeholders in input order, then the kept nodes in graph order.
-  l.backward_inputs = e.bw_inputs(g);
+  l.backward_inputs = e.bw_inputs();
   for (NodeId id = 0; id < g.size(); ++id) {
     if (e.backward.keep[id] && !e.backward.is_input[id] && g[id].op != OpKind::Output) {
       l.backward_nodes.push_back(id);

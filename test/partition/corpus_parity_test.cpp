@@ -91,7 +91,7 @@ void check_model(const std::string& model, bool all_settings) {
     CHECK(names(g, r.solution.cut.saved) == strings(run.chosen_saved_values()));
     CHECK(names(g, e.saved_sym_nodes) == strings(run.saved_sym_nodes()));
     CHECK(sorted(names(g, e.recomputed)) == sorted(strings(run.recomputed())));
-    CHECK(names(g, e.bw_inputs(g)) == strings(run.bw_placeholders()));
+    CHECK(names(g, e.bw_inputs()) == strings(run.bw_placeholders()));
     REQUIRE(run.solves_size() >= 1);
     CHECK(r.solution.cut.value == run.solves(0).cut_value());
     CHECK(r.solution.network.used_vertex_count() == run.solves(0).flow_nodes());
