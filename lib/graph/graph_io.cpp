@@ -9,7 +9,6 @@
 #include <fstream>
 #include <memory>
 #include <sstream>
-#include <thread>
 #include <vector>
 
 #include <google/protobuf/io/coded_stream.h>
@@ -233,12 +232,12 @@ std::shared_ptr<proto::Graph> read_graph(const std::string& path, Format format,
     read_message(path, format, graph.get());
     return graph;
   }
-  const FileBytes bytes = read_file(path, threads > 0 ? threads : std::max(1u, std::thread::hardware_concurrency()));
+  const FileBytes bytes = read_file(path, thread_count(threads));
   const std::string_view data = bytes.view();
   check_parse_size(data, path);
   // Node records parse on every core (parallel_parse.h); the message is the
   // one parse_message builds.
-  if (!parse_graph_binary(data, graph.get(), threads > 0 ? threads : std::max(1u, std::thread::hardware_concurrency()))) {
+  if (!parse_graph_binary(data, graph.get(), thread_count(threads))) {
     throw_invalid_binary(path, *graph);
   }
   return graph;

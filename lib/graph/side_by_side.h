@@ -16,6 +16,8 @@
 // the exception of the lowest such part is rethrown.
 #pragma once
 
+#include <algorithm>
+#include <cstdint>
 #include <exception>
 #include <optional>
 #include <vector>
@@ -23,6 +25,23 @@
 #include <thread>
 
 namespace pt {
+
+// The `threads` setting (--threads N) as a count: 0 is every core.
+inline unsigned thread_count(unsigned threads) {
+  return threads > 0 ? threads : std::max(1u, std::thread::hardware_concurrency());
+}
+
+// Below this many nodes a second thread's start and its malloc arena cost
+// more than the half of a stage it takes over (gpt2_124m's 2,400 nodes: +2.3
+// ms of CPU for the bandwidth model's forward, issue 7).
+inline constexpr int64_t kParallelNodes = 100'000;
+
+// Whether a stage that splits in two uses a second thread: `threads` 0 from
+// kParallelNodes nodes on where there is a second core, 1 never, 2 or more
+// always (tests split small graphs so).
+inline bool split_in_two(unsigned threads, int64_t nodes) {
+  return threads == 0 ? nodes >= kParallelNodes && std::thread::hardware_concurrency() > 1 : threads > 1;
+}
 
 template <class Beside, class Here>
 void run_side_by_side(bool parallel, const Beside& beside, const Here& here) {

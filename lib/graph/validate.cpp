@@ -4,12 +4,12 @@
 #include <mutex>
 #include <stdexcept>
 #include <string_view>
-#include <thread>
 #include <utility>
 
 #include "graph/errors.h"
 #include "graph/name_hash.h"
 #include "graph/ordered_ranges.h"
+#include "graph/side_by_side.h"
 #include "graph/value_check.h"
 #include "graph/printable.h"
 
@@ -117,7 +117,7 @@ class Validator {
   // or with `threads` = 1 it is one pass on this thread.
   void add_nodes(int count) {
     g_.nodes.resize(static_cast<size_t>(count));
-    const unsigned cores = options_.threads > 0 ? options_.threads : std::max(1u, std::thread::hardware_concurrency());
+    const unsigned cores = thread_count(options_.threads);
     const auto chunks = static_cast<int>(
         std::clamp<int64_t>(count / std::max<int64_t>(1, options_.min_nodes_per_thread), 1, cores));
     for_ranges_in_order(count, chunks, [] { return Worker{}; }, [this](int i, Worker& w) { add_node(i, w); });

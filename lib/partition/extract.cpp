@@ -4,7 +4,6 @@
 #include <cctype>
 #include <map>
 #include <set>
-#include <thread>
 
 #include "graph/errors.h"
 #include "graph/printable.h"
@@ -177,10 +176,8 @@ Extraction extract_partition(const Graph& g, const Classification& c, const std:
   // The two final passes read only the graph and the lists above: on large
   // graphs the backward is extracted on a second thread (10^6 nodes: each
   // ~0.1 s). Checked in the order of one thread: the forward first.
-  const bool parallel = threads == 0 ? g.size() >= kParallelExtractNodes && std::thread::hardware_concurrency() > 1
-                                      : threads > 1;
   run_side_by_side(
-      parallel, [&] { e.backward = extract_subgraph(g, e.bw_inputs(), c.bwd_outputs, Pass::Backward); },
+      split_in_two(threads, g.size()), [&] { e.backward = extract_subgraph(g, e.bw_inputs(), c.bwd_outputs, Pass::Backward); },
       [&] { e.forward = extract_subgraph(g, c.inputs, fw_outputs, Pass::Forward); });
   if (e.forward.invalid_output) {
     throw InfeasibleError(g.source + ": node '" + printable(g[*e.forward.invalid_output].name) +

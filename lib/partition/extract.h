@@ -6,8 +6,6 @@
 // derived symbols and tangents; then both graphs are re-extracted.
 #pragma once
 
-#include <cstdint>
-
 #include <string>
 #include <vector>
 
@@ -36,11 +34,9 @@ struct Extraction {
 };
 
 // `chosen`: the cut's saved nodes, graph order. Throws InfeasibleError when a
-// gradient cannot be computed from what the backward receives. `threads`: 0
-// extracts the final forward and backward side by side from
-// kParallelExtractNodes nodes on, 1 never, 2 or more always; the result is
-// the same.
-inline constexpr int32_t kParallelExtractNodes = 100'000;
+// gradient cannot be computed from what the backward receives. `threads`
+// (split_in_two, graph/side_by_side.h) says whether the final forward and
+// backward are extracted side by side; the result is the same.
 Extraction extract_partition(const Graph& g, const Classification& c, const std::vector<NodeId>& chosen,
                              unsigned threads = 0);
 // The same with the saved values and saved symbols given apart, in the order

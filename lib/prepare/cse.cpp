@@ -8,7 +8,6 @@
 #include <span>
 #include <string>
 #include <string_view>
-#include <thread>
 
 #include "graph/name_hash.h"
 #include "graph/side_by_side.h"
@@ -155,9 +154,8 @@ std::vector<NodeId> cse_merge_targets(const Graph& g, const std::vector<bool>& p
     }
   };
   std::vector<bool> alias;
-  const bool parallel = threads == 0 ? count >= kParallelCseNodes && std::thread::hardware_concurrency() > 1 : threads > 1;
   run_side_by_side(
-      parallel,
+      split_in_two(threads, count),
       [&] {
         alias = aliases_output(g, present, ops);
         fill_chunks();

@@ -19,13 +19,9 @@ namespace pt {
 // `present`: the nodes that survived dead-code elimination; the others are
 // skipped (they neither merge nor count as mutations). Returns, per node, the
 // node it is merged into, or the node itself when it is kept (or absent).
-// `threads`: 0 uses a second thread from kParallelCseNodes nodes on, 1 never,
-// 2 or more always (tests); the result is the same.
+// `threads` (split_in_two, graph/side_by_side.h) says whether a second
+// thread helps; the result is the same.
 std::vector<NodeId> cse_merge_targets(const Graph& g, const std::vector<bool>& present, const OpClasses& ops,
                                       unsigned threads = 0);
-
-// Below this many nodes a thread's start and its malloc arena cost more than
-// the work it takes over.
-inline constexpr int kParallelCseNodes = 100000;
 
 }  // namespace pt

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <functional>
 #include <string>
-#include <thread>
 #include <unordered_map>
 
 #include "budget/runtime_estimate.h"
@@ -355,7 +354,7 @@ BandwidthEstimate estimate_passes(const Graph& prepared, const PartitionResult& 
   // The two passes read the graph and share nothing they write: on large
   // graphs the forward is costed on a second thread while this one costs the
   // backward (about two thirds of the work): 10^6 nodes, report stage
-  // 2.9 -> 2.2 s on two cores. Below kParallelCostingNodes a thread's start
+  // 2.9 -> 2.2 s on two cores. Below kParallelNodes a thread's start
   // and its malloc arena cost more than the forward pass (gpt2_124m: +2.3 ms
   // of CPU, issue 7); the estimate is the same either way.
   auto forward = [&] {
@@ -366,9 +365,7 @@ BandwidthEstimate estimate_passes(const Graph& prepared, const PartitionResult& 
     out.backward =
         cost_pass(prepared, e.backward, r.classification.bwd_outputs, node_ops, numel, device, o, e.recomputed);
   };
-  const bool parallel = threads == 0 ? prepared.size() >= kParallelCostingNodes && std::thread::hardware_concurrency() > 1
-                                      : threads > 1;
-  run_side_by_side(parallel, forward, backward);
+  run_side_by_side(split_in_two(threads, prepared.size()), forward, backward);
   return out;
 }
 

@@ -87,11 +87,9 @@ PassEstimate estimate_pass(const Graph& g, const Subgraph& pass, const std::vect
                            const std::vector<NodeId>& recomputed = {});
 
 // Both passes of a partition: the forward returns its outputs and the saved
-// values and symbols, the backward its gradients. `threads`: 0 costs the
-// forward on a second thread for graphs of kParallelCostingNodes nodes or
-// more (bandwidth_model.cpp says why), 1 never, 2 or more always; the
-// estimate does not depend on it.
-inline constexpr int32_t kParallelCostingNodes = 100'000;
+// values and symbols, the backward its gradients. `threads` (split_in_two,
+// graph/side_by_side.h) says whether the forward is costed on a second
+// thread; the estimate does not depend on it.
 BandwidthEstimate estimate_bandwidth(const Graph& prepared, const PartitionResult& r, const OpClasses& ops,
                                      const Device& device, const BandwidthOptions& o = {}, unsigned threads = 0);
 
