@@ -1,13 +1,25 @@
 // Why this exists: on the machines we measured, a fresh 4 KiB page costs the
-// process a fault of several microseconds (zeroing, cgroup accounting), and a
-// run on GPT-2 124M's graph touches about 1,800 of them: 10 of its 24 ms were
-// system time. So, first thing (a constructor that runs before every other
-// initializer; system calls and mallopt only), the tool asks glibc to take
-// allocations up to 32 MiB from the heap and to grow it in 64 MiB steps, grows
-// it once, and marks that stretch for transparent huge pages (MADV_HUGEPAGE):
-// a typical graph then lives in a few 2 MiB pages, about 300 faults in all
-// (docs/performance.md has the figures). Larger graphs outgrow the stretch;
-// the rest of their heap uses ordinary pages, as before.
+// process a fault of several microseconds (zeroing, cgroup accounting; ~11 us
+// on the session-10 VM), and a run on GPT-2 124M's graph touches about 1,800
+// of them: 10 of its 24 ms were system time. So, first thing (a constructor
+// that runs before every other initializer; system calls and mallopt only),
+// the tool asks glibc to take allocations up to 32 MiB from the heap and to
+// grow it in 64 MiB steps, grows it once, and marks that stretch for
+// transparent huge pages (MADV_HUGEPAGE): a typical graph then lives in a few
+// 2 MiB pages, about 300 faults in all (docs/performance.md has the figures).
+//
+// Larger graphs outgrow the stretch: 10^6 nodes took 509,000 faults, 5-6 s
+// of system time of an 11 s run, most of them on the parse and validation
+// threads, whose glibc arenas no madvise of ours reaches. glibc can put
+// every arena and every heap extension on huge pages itself
+// (glibc.malloc.hugetlb=1), but reads that only from GLIBC_TUNABLES when a
+// process starts. So when an argument names a regular file of
+// kWholeHeapFrom bytes or more (a graph whose run outgrows the stretch), the
+// constructor executes the tool again, at once, with that tunable and the
+// settings above in GLIBC_TUNABLES: 1,100-3,700 faults for 10^6 nodes, the
+// run ~2x faster. The new process is the same program with the same
+// arguments, descriptors and process id; nothing has been read or written
+// before. (Under valgrind, follow it with --trace-children=yes.)
 //
 // Turned off by: PT_MALLOC_TUNING=0 in the environment; a GLIBC_TUNABLES that
 // sets malloc tunables (the caller's choice wins); transparent huge pages
@@ -19,10 +31,13 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <string>
+#include <vector>
 
 #include <fcntl.h>
 #include <malloc.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace {
@@ -50,18 +65,78 @@ bool huge_pages_usable() {
   return n > 0 && (std::strstr(mode, "[always]") != nullptr || std::strstr(mode, "[madvise]") != nullptr);
 }
 
-__attribute__((constructor(101))) void tune_heap() {
-  if (const char* v = std::getenv("PT_MALLOC_TUNING"); v && std::strcmp(v, "0") == 0) {
+// The tunables a re-executed run starts with: glibc's huge-page heap and the
+// mallopt settings below. The marker tells the new process it is the second.
+constexpr const char* kHugeHeapTunables =
+    "glibc.malloc.hugetlb=1:glibc.malloc.mmap_threshold=33554432:glibc.malloc.top_pad=67108864:"
+    "glibc.malloc.trim_threshold=134217728";
+constexpr const char* kReexecMarker = "huge-heap";
+constexpr uint64_t kWholeHeapFrom = uint64_t{8} << 20;
+
+// The size of the largest regular file that an argument names, alone or as
+// the value of --name=value; 0 when none does.
+uint64_t largest_file_argument(int argc, char** argv) {
+  uint64_t largest = 0;
+  for (int i = 1; i < argc && argv[i] != nullptr; ++i) {
+    const char* arg = argv[i];
+    if (arg[0] == '-') {
+      arg = std::strchr(arg, '=');
+      if (arg == nullptr) continue;
+      ++arg;
+    }
+    struct stat st {};
+    if (stat(arg, &st) == 0 && S_ISREG(st.st_mode) && static_cast<uint64_t>(st.st_size) > largest) {
+      largest = static_cast<uint64_t>(st.st_size);
+    }
+  }
+  return largest;
+}
+
+// Executes this program again with the huge-page tunables (appended to the
+// caller's GLIBC_TUNABLES, which set no malloc tunables) and the marker.
+// Returns only when that fails.
+void reexec_with_huge_page_heap(char** argv, char** envp) {
+  std::vector<std::string> env;
+  std::string tunables = std::string("GLIBC_TUNABLES=") + kHugeHeapTunables;
+  for (char** e = envp; e != nullptr && *e != nullptr; ++e) {
+    if (std::strncmp(*e, "GLIBC_TUNABLES=", 15) == 0) {
+      if ((*e)[15] != '\0') tunables += std::string(":") + (*e + 15);
+    } else if (std::strncmp(*e, "PT_MALLOC_TUNING=", 17) != 0) {
+      env.emplace_back(*e);
+    }
+  }
+  env.push_back(tunables);
+  env.push_back(std::string("PT_MALLOC_TUNING=") + kReexecMarker);
+  std::vector<char*> pointers;
+  for (std::string& e : env) pointers.push_back(e.data());
+  pointers.push_back(nullptr);
+  execve("/proc/self/exe", argv, pointers.data());
+}
+
+// glibc passes the program's arguments and environment to its constructors.
+__attribute__((constructor(101))) void tune_heap(int argc, char** argv, char** envp) {
+  const char* setting = std::getenv("PT_MALLOC_TUNING");
+  if (setting && std::strcmp(setting, "0") == 0) {
     g_state = "off (PT_MALLOC_TUNING=0)";
     return;
   }
-  if (const char* t = std::getenv("GLIBC_TUNABLES"); t && std::strstr(t, "glibc.malloc.")) {
+  const char* tunables = std::getenv("GLIBC_TUNABLES");
+  if (setting && std::strcmp(setting, kReexecMarker) == 0 && tunables &&
+      std::strstr(tunables, kHugeHeapTunables) == tunables) {
+    g_state = "on (the whole heap on transparent huge pages: glibc.malloc.hugetlb=1 for a large input)";
+    return;
+  }
+  if (tunables && std::strstr(tunables, "glibc.malloc.")) {
     g_state = "off (GLIBC_TUNABLES sets malloc tunables)";
     return;
   }
   if (!huge_pages_usable()) {
     g_state = "off (transparent huge pages disabled)";
     return;
+  }
+  if (largest_file_argument(argc, argv) >= kWholeHeapFrom) {
+    reexec_with_huge_page_heap(argv, envp);
+    // Still here: the stretch below, as for a small input.
   }
   if (mallopt(M_MMAP_THRESHOLD, kFromHeapBelow) != 1 || mallopt(M_TOP_PAD, kHeapStep) != 1 ||
       mallopt(M_TRIM_THRESHOLD, kKeepFree) != 1) {

@@ -1,5 +1,6 @@
 // The start-up heap tuning (app/malloc_tuning.cpp): the tool puts the first
-// 64 MiB of its heap on transparent huge pages unless PT_MALLOC_TUNING=0 (or
+// 64 MiB of its heap on transparent huge pages, or for an input of 8 MiB or
+// more runs again with glibc's huge-page heap, unless PT_MALLOC_TUNING=0 (or
 // the caller's own malloc tunables, or a machine without transparent huge
 // pages) says otherwise; -vv logs which. Results never depend on it.
 #include <doctest/doctest.h>
@@ -32,6 +33,27 @@ bool huge_pages_usable() {
   return mode.find("[always]") != std::string::npos || mode.find("[madvise]") != std::string::npos;
 }
 
+// Checks the state a default run logs: `on_prefix` where huge pages exist.
+// False for builds without the tuning (the sanitizer builds): nothing to check.
+bool check_default_state(const std::string& state, const std::string& on_prefix) {
+  if (state.find("built without PT_HEAP_TUNING") != std::string::npos) {
+    MESSAGE("this build has no heap tuning (sanitizer build): " << state);
+    return false;
+  }
+  if (huge_pages_usable()) {
+    CHECK_MESSAGE(state.find(on_prefix) != std::string::npos, state);
+  } else {
+    CHECK_MESSAGE(state.find("off (transparent huge pages disabled)") != std::string::npos, state);
+  }
+  return true;
+}
+
+// The report without its timings: what must not depend on the heap.
+std::string without_timings(const std::string& json) {
+  const auto at = json.find("\"timings\"");
+  return at == std::string::npos ? json : json.substr(0, at);
+}
+
 // Sets an environment variable for the tool runs of one scope.
 struct ScopedEnv {
   std::string name;
@@ -48,15 +70,7 @@ TEST_CASE("the heap tuning: on by default where huge pages exist, off with PT_MA
   REQUIRE(plain.exit_code == 0);
   const std::string state = tuning_line(plain);
   REQUIRE_MESSAGE(!state.empty(), plain.err);
-  if (state.find("built without PT_HEAP_TUNING") != std::string::npos) {
-    MESSAGE("this build has no heap tuning (sanitizer build): " << state);
-    return;
-  }
-  if (huge_pages_usable()) {
-    CHECK_MESSAGE(state.find("heap tuning: on (") != std::string::npos, state);
-  } else {
-    CHECK_MESSAGE(state.find("off (transparent huge pages disabled)") != std::string::npos, state);
-  }
+  if (!check_default_state(state, "heap tuning: on (the first 64 MiB")) return;
 
   ToolResult off;
   {
@@ -75,11 +89,60 @@ TEST_CASE("the heap tuning: on by default where huge pages exist, off with PT_MA
   CHECK_MESSAGE(tuning_line(theirs).find("off (GLIBC_TUNABLES sets malloc tunables)") != std::string::npos, theirs.err);
 
   // The report is the same whatever the heap does, but for its timings.
-  auto without_timings = [](std::string json) {
-    const auto at = json.find("\"timings\"");
-    return at == std::string::npos ? json : json.substr(0, at);
-  };
   CHECK(without_timings(plain.out) == without_timings(off.out));
   CHECK(without_timings(plain.out) == without_timings(theirs.out));
   CHECK(plain.out.find("\"saved\"") != std::string::npos);
+}
+
+TEST_CASE("an input of 8 MiB or more: the tool runs again with glibc's huge-page heap, same results") {
+  unsetenv("PT_MALLOC_TUNING");
+  unsetenv("GLIBC_TUNABLES");
+  pt::test::TempDir dir;
+  const std::string big = dir.file("big.pb");
+  // 230 blocks: ~53,000 nodes, ~8.9 MB.
+  REQUIRE(run_tool({"generate", "--layers", "230", "-o", big}).exit_code == 0);
+  std::ifstream in(big, std::ios::binary | std::ios::ate);
+  REQUIRE(static_cast<long long>(in.tellg()) >= (8LL << 20));
+
+  // The caller's other tunables ride along; the marker does not leak into
+  // the state of a run that was not re-executed (next case below).
+  ToolResult huge;
+  {
+    ScopedEnv env("GLIBC_TUNABLES", "glibc.rtld.optional_static_tls=1024");
+    huge = run_tool({"-vv", "--input", big, "--report-json", "-"});
+  }
+  REQUIRE_MESSAGE(huge.exit_code == 0, huge.err);
+  if (!check_default_state(tuning_line(huge), "heap tuning: on (the whole heap on transparent huge pages")) return;
+
+  ToolResult off;
+  {
+    ScopedEnv env("PT_MALLOC_TUNING", "0");
+    off = run_tool({"-vv", "--input", big, "--report-json", "-"});
+  }
+  REQUIRE(off.exit_code == 0);
+  CHECK_MESSAGE(tuning_line(off).find("heap tuning: off (PT_MALLOC_TUNING=0)") != std::string::npos, off.err);
+  CHECK(without_timings(huge.out) == without_timings(off.out));
+  CHECK(huge.out.find("\"saved\"") != std::string::npos);
+
+  // A marker set by hand, without the tunables, turns nothing on by itself.
+  ToolResult forged;
+  {
+    ScopedEnv env("PT_MALLOC_TUNING", "huge-heap");
+    forged = run_tool({"-vv", "--input", kLinear, "--report-json", "-"});
+  }
+  REQUIRE(forged.exit_code == 0);
+  CHECK_MESSAGE(tuning_line(forged).find("the whole heap") == std::string::npos, forged.err);
+
+  // Bad input is reported by the second run as by the first: one line naming
+  // the file, exit code 2.
+  const std::string junk = dir.file("junk.pb");
+  {
+    std::ofstream j(junk, std::ios::binary);
+    j << std::string(9 << 20, '\xff');
+  }
+  const ToolResult bad = run_tool({"--input", junk, "--report-json", dir.file("r.json")});
+  CHECK(bad.exit_code == 2);
+  REQUIRE(bad.err_lines().size() == 1);
+  CHECK(bad.err_lines()[0].find(junk) != std::string::npos);
+  CHECK(!std::ifstream(dir.file("r.json")).good());
 }
