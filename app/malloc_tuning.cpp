@@ -17,7 +17,9 @@
 // kWholeHeapFrom bytes or more (a graph whose run outgrows the stretch), the
 // constructor executes the tool again, at once, with that tunable and the
 // settings above in GLIBC_TUNABLES: 1,100-3,700 faults for 10^6 nodes, the
-// run ~2x faster. The new process is the same program with the same
+// run 2-3x faster. `generate --layers N` with N of kGenerateLayersFrom or
+// more does the same (10^6 nodes: 582,000 faults and 26 s before, ~5,000
+// faults and 6.5-10 s after). The new process is the same program with the same
 // arguments, descriptors and process id; nothing has been read or written
 // before. (Under valgrind, follow it with --trace-children=yes.)
 //
@@ -72,6 +74,23 @@ constexpr const char* kHugeHeapTunables =
     "glibc.malloc.trim_threshold=134217728";
 constexpr const char* kReexecMarker = "huge-heap";
 constexpr uint64_t kWholeHeapFrom = uint64_t{8} << 20;
+constexpr long kGenerateLayersFrom = 128;  // ~0.5 MB of heap per generated layer
+
+// The --layers value of a `generate` command line; 0 when it has none.
+long generated_layers(int argc, char** argv) {
+  bool generate = false;
+  long layers = 0;
+  for (int i = 1; i < argc && argv[i] != nullptr; ++i) {
+    const char* arg = argv[i];
+    if (std::strcmp(arg, "generate") == 0) generate = true;
+    if (std::strcmp(arg, "--layers") == 0 && i + 1 < argc && argv[i + 1] != nullptr) {
+      layers = std::strtol(argv[i + 1], nullptr, 10);
+    } else if (std::strncmp(arg, "--layers=", 9) == 0) {
+      layers = std::strtol(arg + 9, nullptr, 10);
+    }
+  }
+  return generate ? layers : 0;
+}
 
 // The size of the largest regular file that an argument names, alone or as
 // the value of --name=value; 0 when none does.
@@ -123,7 +142,7 @@ __attribute__((constructor(101))) void tune_heap(int argc, char** argv, char** e
   const char* tunables = std::getenv("GLIBC_TUNABLES");
   if (setting && std::strcmp(setting, kReexecMarker) == 0 && tunables &&
       std::strstr(tunables, kHugeHeapTunables) == tunables) {
-    g_state = "on (the whole heap on transparent huge pages: glibc.malloc.hugetlb=1 for a large input)";
+    g_state = "on (the whole heap on transparent huge pages: glibc.malloc.hugetlb=1 for a large graph)";
     return;
   }
   if (tunables && std::strstr(tunables, "glibc.malloc.")) {
@@ -134,7 +153,7 @@ __attribute__((constructor(101))) void tune_heap(int argc, char** argv, char** e
     g_state = "off (transparent huge pages disabled)";
     return;
   }
-  if (largest_file_argument(argc, argv) >= kWholeHeapFrom) {
+  if (largest_file_argument(argc, argv) >= kWholeHeapFrom || generated_layers(argc, argv) >= kGenerateLayersFrom) {
     reexec_with_huge_page_heap(argv, envp);
     // Still here: the stretch below, as for a small input.
   }

@@ -94,15 +94,20 @@ TEST_CASE("the heap tuning: on by default where huge pages exist, off with PT_MA
   CHECK(plain.out.find("\"saved\"") != std::string::npos);
 }
 
-TEST_CASE("an input of 8 MiB or more: the tool runs again with glibc's huge-page heap, same results") {
+TEST_CASE("an input of 8 MiB or more, or generate --layers 128 or more: the tool runs again with glibc's huge-page heap, same results") {
   unsetenv("PT_MALLOC_TUNING");
   unsetenv("GLIBC_TUNABLES");
   pt::test::TempDir dir;
   const std::string big = dir.file("big.pb");
   // 230 blocks: ~53,000 nodes, ~8.9 MB.
-  REQUIRE(run_tool({"generate", "--layers", "230", "-o", big}).exit_code == 0);
+  const ToolResult generated = run_tool({"-vv", "generate", "--layers", "230", "-o", big});
+  REQUIRE(generated.exit_code == 0);
+  if (!check_default_state(tuning_line(generated), "heap tuning: on (the whole heap on transparent huge pages")) return;
   std::ifstream in(big, std::ios::binary | std::ios::ate);
   REQUIRE(static_cast<long long>(in.tellg()) >= (8LL << 20));
+  const ToolResult small = run_tool({"-vv", "generate", "--layers=127", "-o", dir.file("small.pb")});
+  REQUIRE(small.exit_code == 0);
+  if (huge_pages_usable()) CHECK_MESSAGE(tuning_line(small).find("the first 64 MiB") != std::string::npos, small.err);
 
   // The caller's other tunables ride along; the marker does not leak into
   // the state of a run that was not re-executed (next case below).
@@ -112,7 +117,7 @@ TEST_CASE("an input of 8 MiB or more: the tool runs again with glibc's huge-page
     huge = run_tool({"-vv", "--input", big, "--report-json", "-"});
   }
   REQUIRE_MESSAGE(huge.exit_code == 0, huge.err);
-  if (!check_default_state(tuning_line(huge), "heap tuning: on (the whole heap on transparent huge pages")) return;
+  check_default_state(tuning_line(huge), "heap tuning: on (the whole heap on transparent huge pages");
 
   ToolResult off;
   {
