@@ -33,8 +33,14 @@ inline unsigned thread_count(unsigned threads) {
 
 // Below this many nodes a second thread's start and its malloc arena cost
 // more than the half of a stage it takes over (gpt2_124m's 2,400 nodes: +2.3
-// ms of CPU for the bandwidth model's forward, issue 7).
-inline constexpr int64_t kParallelNodes = 100'000;
+// ms of CPU for the bandwidth model's forward, issue 7). From here on the
+// input is a file of 8 MiB or more at the corpus graphs' ~160 bytes a node
+// as .pb (more as text), so the tool runs with glibc's huge-page heap
+// (app/malloc_tuning.cpp) and the second thread's arena costs few page
+// faults: 60,000 nodes took 0.17-0.19 s split against 0.21-0.24 s on one
+// thread (session 10; the threshold was 100,000 while thread arenas came in
+// 4 KiB pages).
+inline constexpr int64_t kParallelNodes = 60'000;
 
 // Whether a stage that splits in two uses a second thread: `threads` 0 from
 // kParallelNodes nodes on where there is a second core, 1 never, 2 or more
