@@ -26,10 +26,12 @@
 // Turned off by: PT_MALLOC_TUNING=0 in the environment; a GLIBC_TUNABLES that
 // sets malloc tunables (the caller's choice wins); transparent huge pages
 // disabled on the machine; builds without PT_HEAP_TUNING (the sanitizer
-// builds replace malloc). `-vv` logs which.
+// builds replace malloc). A glibc older than 2.35 (no hugetlb tunable) keeps
+// the start-up stretch for every input. `-vv` logs which.
 #include "malloc_tuning.h"
 
 #include <cerrno>
+#include <cstdio>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -37,6 +39,7 @@
 #include <vector>
 
 #include <fcntl.h>
+#include <gnu/libc-version.h>
 #include <malloc.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -132,6 +135,13 @@ void reexec_with_huge_page_heap(char** argv, char** envp) {
   execve("/proc/self/exe", argv, pointers.data());
 }
 
+// glibc.malloc.hugetlb exists from glibc 2.35 on; older ones ignore it, and
+// the run would only lose the start-up stretch.
+bool glibc_has_hugetlb_tunable() {
+  int major = 0, minor = 0;
+  return std::sscanf(gnu_get_libc_version(), "%d.%d", &major, &minor) == 2 && (major > 2 || (major == 2 && minor >= 35));
+}
+
 // glibc passes the program's arguments and environment to its constructors.
 __attribute__((constructor(101))) void tune_heap(int argc, char** argv, char** envp) {
   const char* setting = std::getenv("PT_MALLOC_TUNING");
@@ -153,7 +163,8 @@ __attribute__((constructor(101))) void tune_heap(int argc, char** argv, char** e
     g_state = "off (transparent huge pages disabled)";
     return;
   }
-  if (largest_file_argument(argc, argv) >= kWholeHeapFrom || generated_layers(argc, argv) >= kGenerateLayersFrom) {
+  if ((largest_file_argument(argc, argv) >= kWholeHeapFrom || generated_layers(argc, argv) >= kGenerateLayersFrom) &&
+      glibc_has_hugetlb_tunable()) {
     reexec_with_huge_page_heap(argv, envp);
     // Still here: the stretch below, as for a small input.
   }

@@ -81,16 +81,25 @@ def corpus_graphs():
     return graphs
 
 
+def report_facts(path):
+    """The `timings` and `nodes` of a JSON report, read in a separate Python
+    process: a 10^6-node report is ~500 MB of Python objects, and every
+    process this harness starts afterwards would report that as its peak RSS
+    (Linux carries the parent's high-water mark through fork and exec into
+    the child's ru_maxrss)."""
+    code = ("import json, sys; r = json.load(open(sys.argv[1])); "
+            "print(json.dumps({'timings': r['timings'], 'nodes': r['nodes']}))")
+    out = subprocess.run([sys.executable, "-c", code, path], capture_output=True, text=True, check=True).stdout
+    return json.loads(out)
+
+
 def partition_runs(tool, graph, repeat, work):
     """Whole-process medians and the median of each stage's timing."""
     base = os.path.join(work, os.path.basename(graph))
     reports = [base + ".%d.json" % k for k in range(repeat)]
     wall, cpu, rss = measured(lambda k: [tool, "--input", os.path.join(ROOT, graph), "--report-json", reports[k]],
                               repeat)
-    samples = []
-    for r in reports:
-        with open(r) as f:
-            samples.append(json.load(f))
+    samples = [report_facts(r) for r in reports]
     stages = {key: statistics.median(s["timings"][key] for s in samples) for key in samples[0]["timings"]}
     return wall, cpu, rss, stages, samples[0]
 
