@@ -118,6 +118,11 @@ TEST_CASE("an input of 8 MiB or more, or generate --layers 128 or more: the tool
   }
   REQUIRE_MESSAGE(huge.exit_code == 0, huge.err);
   check_default_state(tuning_line(huge), "heap tuning: on (the whole heap on transparent huge pages");
+  // The file may come as --name=value too.
+  const ToolResult joined = run_tool({"-vv", "--input=" + big, "--report-json", "-"});
+  REQUIRE_MESSAGE(joined.exit_code == 0, joined.err);
+  check_default_state(tuning_line(joined), "heap tuning: on (the whole heap on transparent huge pages");
+  CHECK(without_timings(joined.out) == without_timings(huge.out));
 
   ToolResult off;
   {
