@@ -52,9 +52,10 @@ def machine():
 
 
 def measured(make_cmd, repeat):
-    """Medians of wall time, CPU time (user+sys) and peak RSS over `repeat`
-    runs of make_cmd(k) (a list, or a function of the run index)."""
-    walls, cpus, rss = [], [], []
+    """Medians of wall time, CPU time (user+sys), peak RSS and system time
+    over `repeat` runs of make_cmd(k) (a list, or a function of the run
+    index)."""
+    walls, cpus, rss, syss = [], [], [], []
     for k in range(repeat):
         cmd = make_cmd(k) if callable(make_cmd) else make_cmd
         start = time.perf_counter()
@@ -66,7 +67,8 @@ def measured(make_cmd, repeat):
             sys.exit("failed: %s\n%s" % (" ".join(cmd), err))
         cpus.append(usage.ru_utime + usage.ru_stime)
         rss.append(usage.ru_maxrss / 1024.0)
-    return statistics.median(walls), statistics.median(cpus), statistics.median(rss)
+        syss.append(usage.ru_stime)
+    return statistics.median(walls), statistics.median(cpus), statistics.median(rss), statistics.median(syss)
 
 
 def ms(seconds):
@@ -94,14 +96,15 @@ def report_facts(path):
 
 
 def partition_runs(tool, graph, repeat, work):
-    """Whole-process medians and the median of each stage's timing."""
+    """Whole-process medians (wall, CPU, peak RSS), the median of each
+    stage's timing, one report's facts, and the median system time."""
     base = os.path.join(work, os.path.basename(graph))
     reports = [base + ".%d.json" % k for k in range(repeat)]
-    wall, cpu, rss = measured(lambda k: [tool, "--input", os.path.join(ROOT, graph), "--report-json", reports[k]],
-                              repeat)
+    wall, cpu, rss, sys_s = measured(
+        lambda k: [tool, "--input", os.path.join(ROOT, graph), "--report-json", reports[k]], repeat)
     samples = [report_facts(r) for r in reports]
     stages = {key: statistics.median(s["timings"][key] for s in samples) for key in samples[0]["timings"]}
-    return wall, cpu, rss, stages, samples[0]
+    return wall, cpu, rss, stages, samples[0], sys_s
 
 
 def table_corpus(args):
@@ -111,7 +114,7 @@ def table_corpus(args):
     print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
     results = {}
     for graph in corpus_graphs():
-        wall, cpu, rss, stages, report = partition_runs(args.tool, graph, args.repeat, args.work)
+        wall, cpu, rss, stages, report, _ = partition_runs(args.tool, graph, args.repeat, args.work)
         results[graph] = (wall, cpu, rss, stages, report)
         parse = stages.get("parse", float("nan"))
         print("| %s | %d | %s | %s | %.1f | %s | %.1f |" % (
@@ -182,15 +185,17 @@ def table_scaling(args):
         if not os.path.exists(path):
             subprocess.run([args.tool, "generate", "--layers", str(layers), "-o", path], check=True,
                            stdout=subprocess.DEVNULL)
-        wall, cpu, rss, stages, report = partition_runs(args.tool, path, args.repeat if target < 1_000_000 else
-                                                        max(3, args.repeat // 2), args.work)
-        rows.append((report["nodes"]["input"], layers, wall, cpu, rss, stages))
+        wall, cpu, rss, stages, report, sys_s = partition_runs(args.tool, path, args.repeat if target < 1_000_000 else
+                                                               max(3, args.repeat // 2), args.work)
+        rows.append((report["nodes"]["input"], layers, wall, cpu, rss, stages, sys_s))
         target *= 10
-    print("| nodes | layers | wall s | CPU s | peak RSS MB | parse s | solve s | whole / parse |")
-    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
-    for n, layers, wall, cpu, rss, t in rows:
-        print("| %d | %d | %.3f | %.3f | %.0f | %.3f | %.4f | %.1f |" % (n, layers, wall, cpu, rss, t["parse"],
-                                                                        t["solve"], wall / t["parse"]))
+    # System time apart: on a VM it is mostly the kernel clearing fresh
+    # memory, and it moves with the host more than with the tool.
+    print("| nodes | layers | wall s | CPU s | of it system s | peak RSS MB | parse s | solve s | whole / parse |")
+    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for n, layers, wall, cpu, rss, t, sys_s in rows:
+        print("| %d | %d | %.3f | %.3f | %.3f | %.0f | %.3f | %.4f | %.1f |" % (
+            n, layers, wall, cpu, sys_s, rss, t["parse"], t["solve"], wall / t["parse"]))
     if len(rows) >= 2:
         (n0, _, w0, c0, *_), (n1, _, w1, c1, *_) = rows[0], rows[-1]
         print("\nFitted exponent between %d and %d nodes: wall %.3f, CPU %.3f (time ~ n^k, k = log(t1/t0) / log(n1/n0))."
@@ -206,7 +211,7 @@ def table_sweep(args):
     graph = os.path.join(ROOT, "test/corpus/gpt2_124m.pb")
     values = ",".join("%.2f" % (1.0 + 0.01 * k) for k in range(21))
     cmd = [args.tool, "sweep", "--input", graph, "--key", "dist_from_bw_base", "--values", values]
-    wall, cpu, rss = measured(cmd, args.repeat)
+    wall, cpu, rss, _ = measured(cmd, args.repeat)
     print("### Sweep of 21 values on gpt2_124m\n")
     print("`%s`\n\n%s; median of %d runs: wall %.3f s, CPU %.3f s, peak RSS %.0f MB.\n" % (
         " ".join(os.path.relpath(c, ROOT) if c.startswith(ROOT) else c for c in cmd), load(), args.repeat, wall, cpu,
