@@ -7,6 +7,7 @@
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/zero_copy_stream_impl.h>
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
+#include <google/protobuf/wire_format_lite.h>
 
 #include "graph/graph_io.h"
 #include "partition/partition_message.h"
@@ -16,6 +17,7 @@ namespace pt {
 namespace {
 
 using google::protobuf::io::CodedOutputStream;
+using google::protobuf::internal::WireFormatLite;
 
 // Field 2, length-delimited: Partition.forward and Graph.nodes alike.
 constexpr uint32_t kField2Tag = (2 << 3) | 2;
@@ -33,15 +35,55 @@ std::string after_prefix(const std::string& whole, const std::string& head) {
   return whole.substr(head.size());
 }
 
+// The backward's input placeholders are written from their original nodes,
+// field by field, as placeholder_node() would build them (name, op, target,
+// val, partitioner_tag, module_path; fields in number order, empty strings
+// left out as proto3 does): building them as messages held ~0.6 KB each, 58
+// MB for the 10^6-node graph's 101,701 saved values, freed just before the
+// report, which then grew the peak by as much (issue 7's 2 GB). The tests
+// compare these bytes with partition_message()'s serialization.
+constexpr const char* kPlaceholderOp = "placeholder";
+
+size_t placeholder_size(const proto::Node& o) {
+  size_t size = 1 + WireFormatLite::StringSize(kPlaceholderOp);
+  if (!o.name().empty()) size += 2 * (1 + WireFormatLite::StringSize(o.name()));  // name and target
+  if (o.has_val()) size += 1 + WireFormatLite::MessageSize(o.val());  // caches the val's sizes
+  if (!o.partitioner_tag().empty()) size += 1 + WireFormatLite::StringSize(o.partitioner_tag());
+  if (!o.module_path().empty()) size += 1 + WireFormatLite::StringSize(o.module_path());
+  return size;
+}
+
+void write_placeholder(CodedOutputStream& out, const proto::Node& o) {
+  if (!o.name().empty()) WireFormatLite::WriteString(proto::Node::kNameFieldNumber, o.name(), &out);
+  WireFormatLite::WriteString(proto::Node::kOpFieldNumber, kPlaceholderOp, &out);
+  if (!o.name().empty()) WireFormatLite::WriteString(proto::Node::kTargetFieldNumber, o.name(), &out);
+  if (o.has_val()) {
+    out.WriteTag(WireFormatLite::MakeTag(proto::Node::kValFieldNumber, WireFormatLite::WIRETYPE_LENGTH_DELIMITED));
+    out.WriteVarint32(static_cast<uint32_t>(o.val().GetCachedSize()));
+    o.val().SerializeWithCachedSizes(&out);
+  }
+  if (!o.partitioner_tag().empty()) {
+    WireFormatLite::WriteString(proto::Node::kPartitionerTagFieldNumber, o.partitioner_tag(), &out);
+  }
+  if (!o.module_path().empty()) WireFormatLite::WriteString(proto::Node::kModulePathFieldNumber, o.module_path(), &out);
+}
+
+// A node of a written graph: one of the joint graph's, or a placeholder
+// standing for one.
+struct FrameNode {
+  const proto::Node* node;
+  bool placeholder;
+};
+
 // A graph's bytes around its nodes: field 1 (name) before, fields 3-5 after.
 struct GraphFrame {
   std::string head, tail;
-  std::vector<const proto::Node*> nodes;
+  std::vector<FrameNode> nodes;
   std::vector<size_t> sizes;
   size_t size = 0;  // of the graph's serialization
 };
 
-GraphFrame frame(const proto::Graph& skeleton, std::vector<const proto::Node*> nodes) {
+GraphFrame frame(const proto::Graph& skeleton, std::vector<FrameNode> nodes) {
   GraphFrame f;
   proto::Graph name_only;
   name_only.set_name(skeleton.name());
@@ -50,8 +92,8 @@ GraphFrame frame(const proto::Graph& skeleton, std::vector<const proto::Node*> n
   f.nodes = std::move(nodes);
   f.sizes.reserve(f.nodes.size());
   f.size = f.head.size() + f.tail.size();
-  for (const proto::Node* n : f.nodes) {
-    const size_t size = n->ByteSizeLong();
+  for (const FrameNode& n : f.nodes) {
+    const size_t size = n.placeholder ? placeholder_size(*n.node) : n.node->ByteSizeLong();
     f.sizes.push_back(size);
     f.size += 1 + CodedOutputStream::VarintSize64(size) + size;
   }
@@ -65,7 +107,11 @@ void write_graph(CodedOutputStream& out, uint32_t tag, const GraphFrame& f) {
   for (size_t i = 0; i < f.nodes.size(); ++i) {
     out.WriteTag(kField2Tag);
     out.WriteVarint64(f.sizes[i]);
-    f.nodes[i]->SerializeWithCachedSizes(&out);
+    if (f.nodes[i].placeholder) {
+      write_placeholder(out, *f.nodes[i].node);
+    } else {
+      f.nodes[i].node->SerializeWithCachedSizes(&out);
+    }
   }
   out.WriteRaw(f.tail.data(), static_cast<int>(f.tail.size()));
 }
@@ -82,20 +128,17 @@ uint64_t write_partition(google::protobuf::io::ZeroCopyOutputStream& stream, con
   const PartitionLayout l = partition_layout(g, c, e);
 
   const proto::Node fw_output = output_node(g, l.forward_outputs);
-  std::vector<const proto::Node*> fw_nodes;
+  std::vector<FrameNode> fw_nodes;
   fw_nodes.reserve(l.forward_nodes.size() + 1);
-  for (NodeId id : l.forward_nodes) fw_nodes.push_back(&g.proto_node(id));
-  fw_nodes.push_back(&fw_output);
+  for (NodeId id : l.forward_nodes) fw_nodes.push_back({&g.proto_node(id), false});
+  fw_nodes.push_back({&fw_output, false});
 
-  std::vector<proto::Node> placeholders;
-  placeholders.reserve(l.backward_inputs.size());
-  for (NodeId id : l.backward_inputs) placeholders.push_back(placeholder_node(g.proto_node(id)));
   const proto::Node bw_output = output_node(g, l.backward_outputs);
-  std::vector<const proto::Node*> bw_nodes;
-  bw_nodes.reserve(placeholders.size() + l.backward_nodes.size() + 1);
-  for (const proto::Node& p : placeholders) bw_nodes.push_back(&p);
-  for (NodeId id : l.backward_nodes) bw_nodes.push_back(&g.proto_node(id));
-  bw_nodes.push_back(&bw_output);
+  std::vector<FrameNode> bw_nodes;
+  bw_nodes.reserve(l.backward_inputs.size() + l.backward_nodes.size() + 1);
+  for (NodeId id : l.backward_inputs) bw_nodes.push_back({&g.proto_node(id), true});
+  for (NodeId id : l.backward_nodes) bw_nodes.push_back({&g.proto_node(id), false});
+  bw_nodes.push_back({&bw_output, false});
 
   const GraphFrame fw = frame(skeleton.forward(), std::move(fw_nodes));
   const GraphFrame bw = frame(skeleton.backward(), std::move(bw_nodes));
