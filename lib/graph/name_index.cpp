@@ -24,9 +24,13 @@ void NameIndex::grow(size_t capacity) {
 }
 
 std::pair<NodeId, bool> NameIndex::emplace(std::string_view name, NodeId id) {
+  return emplace(name, id, name_hash(name));
+}
+
+std::pair<NodeId, bool> NameIndex::emplace(std::string_view name, NodeId id, uint64_t hash) {
   if (2 * (size_ + 1) > slots_.size()) grow(slots_.empty() ? 16 : 2 * slots_.size());
   const size_t mask = slots_.size() - 1;
-  for (size_t k = name_hash(name) & mask;; k = (k + 1) & mask) {
+  for (size_t k = hash & mask;; k = (k + 1) & mask) {
     Slot& s = slots_[k];
     if (!s.data) {
       // An empty name still needs a non-null marker.

@@ -21,6 +21,8 @@ class NameIndex {
   void reserve(size_t count);
   // Adds `name` -> `id` unless `name` is there: {the id it maps to, whether it was added}.
   std::pair<NodeId, bool> emplace(std::string_view name, NodeId id);
+  // emplace() with the name's name_hash (name_hash.h) already computed.
+  std::pair<NodeId, bool> emplace(std::string_view name, NodeId id, uint64_t hash);
   // The id of `name`, or -1 (kNoNode) when absent.
   NodeId find(std::string_view name) const;
   // find() with the name's name_hash (name_hash.h) already computed.

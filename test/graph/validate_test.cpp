@@ -338,3 +338,21 @@ TEST_CASE("on several threads the error is the one at the lowest node, as in one
         "g.pbtxt: node 'n10': args[0].node = 'n35' refers to a later node (nodes must be in topological order; is there a "
         "cycle?)");
 }
+
+TEST_CASE("the names read on two threads: the name errors of one pass, in its order") {
+  auto renamed = [](std::string text, const std::string& from, const std::string& to) {
+    const auto at = text.find("name: \"" + from + "\"");
+    REQUIRE(at != std::string::npos);
+    return text.replace(at, from.size() + 8, "name: \"" + to + "\"");
+  };
+  const std::string control = renamed(chain(40), "n30", "n30\\001");  // pbtxt octal escape
+  const std::string duplicate = renamed(chain(40), "n35", "n5");
+  const std::string both = renamed(control, "n35", "n5");
+  for (unsigned threads : {1u, 2u}) {
+    CAPTURE(threads);
+    CHECK(error_of(control, on_threads(threads)).find("nodes[31].name = 'n30\\x01' holds a control character") !=
+          std::string::npos);
+    CHECK(error_of(duplicate, on_threads(threads)) == "g.pbtxt: node 'n5': name is not unique (also nodes[6])");
+    CHECK(error_of(both, on_threads(threads)) == error_of(control, on_threads(1)));
+  }
+}
