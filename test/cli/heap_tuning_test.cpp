@@ -54,12 +54,13 @@ std::string without_timings(const std::string& json) {
   return at == std::string::npos ? json : json.substr(0, at);
 }
 
-// Sets an environment variable for the tool runs of one scope.
-struct ScopedEnv {
-  std::string name;
-  ScopedEnv(const std::string& n, const std::string& value) : name(n) { setenv(n.c_str(), value.c_str(), 1); }
-  ~ScopedEnv() { unsetenv(name.c_str()); }
-};
+// A run of the tool with one environment variable set (unset afterwards).
+ToolResult run_with(const std::string& name, const std::string& value, const std::vector<std::string>& args) {
+  setenv(name.c_str(), value.c_str(), 1);
+  ToolResult r = run_tool(args);
+  unsetenv(name.c_str());
+  return r;
+}
 
 }  // namespace
 
@@ -72,19 +73,12 @@ TEST_CASE("the heap tuning: on by default where huge pages exist, off with PT_MA
   REQUIRE_MESSAGE(!state.empty(), plain.err);
   if (!check_default_state(state, "heap tuning: on (the first 64 MiB")) return;
 
-  ToolResult off;
-  {
-    ScopedEnv env("PT_MALLOC_TUNING", "0");
-    off = run_tool({"-vv", "--input", kLinear, "--report-json", "-"});
-  }
+  const ToolResult off = run_with("PT_MALLOC_TUNING", "0", {"-vv", "--input", kLinear, "--report-json", "-"});
   REQUIRE(off.exit_code == 0);
   CHECK_MESSAGE(tuning_line(off).find("heap tuning: off (PT_MALLOC_TUNING=0)") != std::string::npos, off.err);
 
-  ToolResult theirs;
-  {
-    ScopedEnv env("GLIBC_TUNABLES", "glibc.malloc.check=0");
-    theirs = run_tool({"-vv", "--input", kLinear, "--report-json", "-"});
-  }
+  const ToolResult theirs =
+      run_with("GLIBC_TUNABLES", "glibc.malloc.check=0", {"-vv", "--input", kLinear, "--report-json", "-"});
   REQUIRE(theirs.exit_code == 0);
   CHECK_MESSAGE(tuning_line(theirs).find("off (GLIBC_TUNABLES sets malloc tunables)") != std::string::npos, theirs.err);
 
@@ -94,7 +88,7 @@ TEST_CASE("the heap tuning: on by default where huge pages exist, off with PT_MA
   CHECK(plain.out.find("\"saved\"") != std::string::npos);
 }
 
-TEST_CASE("an input of 8 MiB or more, or generate --layers 128 or more: the tool runs again with glibc's huge-page heap, same results") {
+TEST_CASE("an input of 8 MiB or more (or generate --layers 128+) runs with glibc's huge-page heap, same results") {
   unsetenv("PT_MALLOC_TUNING");
   unsetenv("GLIBC_TUNABLES");
   pt::test::TempDir dir;
@@ -111,11 +105,8 @@ TEST_CASE("an input of 8 MiB or more, or generate --layers 128 or more: the tool
 
   // The caller's other tunables ride along; the marker does not leak into
   // the state of a run that was not re-executed (next case below).
-  ToolResult huge;
-  {
-    ScopedEnv env("GLIBC_TUNABLES", "glibc.rtld.optional_static_tls=1024");
-    huge = run_tool({"-vv", "--input", big, "--report-json", "-"});
-  }
+  const ToolResult huge =
+      run_with("GLIBC_TUNABLES", "glibc.rtld.optional_static_tls=1024", {"-vv", "--input", big, "--report-json", "-"});
   REQUIRE_MESSAGE(huge.exit_code == 0, huge.err);
   check_default_state(tuning_line(huge), "heap tuning: on (the whole heap on transparent huge pages");
   // The file may come as --name=value too.
@@ -124,22 +115,15 @@ TEST_CASE("an input of 8 MiB or more, or generate --layers 128 or more: the tool
   check_default_state(tuning_line(joined), "heap tuning: on (the whole heap on transparent huge pages");
   CHECK(without_timings(joined.out) == without_timings(huge.out));
 
-  ToolResult off;
-  {
-    ScopedEnv env("PT_MALLOC_TUNING", "0");
-    off = run_tool({"-vv", "--input", big, "--report-json", "-"});
-  }
+  const ToolResult off = run_with("PT_MALLOC_TUNING", "0", {"-vv", "--input", big, "--report-json", "-"});
   REQUIRE(off.exit_code == 0);
   CHECK_MESSAGE(tuning_line(off).find("heap tuning: off (PT_MALLOC_TUNING=0)") != std::string::npos, off.err);
   CHECK(without_timings(huge.out) == without_timings(off.out));
   CHECK(huge.out.find("\"saved\"") != std::string::npos);
 
   // A marker set by hand, without the tunables, turns nothing on by itself.
-  ToolResult forged;
-  {
-    ScopedEnv env("PT_MALLOC_TUNING", "huge-heap");
-    forged = run_tool({"-vv", "--input", kLinear, "--report-json", "-"});
-  }
+  const ToolResult forged =
+      run_with("PT_MALLOC_TUNING", "huge-heap", {"-vv", "--input", kLinear, "--report-json", "-"});
   REQUIRE(forged.exit_code == 0);
   CHECK_MESSAGE(tuning_line(forged).find("the whole heap") == std::string::npos, forged.err);
 
