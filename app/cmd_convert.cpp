@@ -30,10 +30,11 @@ int run_convert(const ConvertOptions& o) {
   const Format out_format = to_stdout ? parse_format(o.output_format.value_or("json"))
                                       : resolve_format(o.out, o.output_format);
   const Graph g = load_graph(o.in, o.input_format, o.limits);
+  const auto message = graph_message(g);
   if (to_stdout) {
-    std::cout << serialize_message(*g.message, out_format) << std::flush;
+    std::cout << serialize_message(*message, out_format) << std::flush;
   } else {
-    write_message(o.out, out_format, *g.message);
+    write_message(o.out, out_format, *message);
     spdlog::info("wrote {} ({}, {} nodes)", o.out, format_name(out_format), g.size());
   }
   return 0;

@@ -51,7 +51,7 @@ int run_flow(const FlowOptions& o) {
   }
   // The first solve uses the settings' bans, with or without a memory budget.
   const FlowNetwork net = build_flow_network(g, c, settings, BanOptions::from_settings(settings));
-  std::string comment = "flow network of the first min-cut solve of " + joint.message->name() + " (" + o.input +
+  std::string comment = "flow network of the first min-cut solve of " + joint.header->name() + " (" + o.input +
                         "), settings:";
   const auto changed = settings.changed_keys();
   if (changed.empty()) comment += " PyTorch defaults";

@@ -87,10 +87,10 @@ std::vector<TensorRow> largest_tensors(const Graph& g, size_t top, int64_t* coun
                     });
   std::vector<TensorRow> rows;
   for (size_t k = 0; k < shown; ++k) {
-    const proto::Node& pn = g.proto_node(ids[k]);
+    const NodeView pn = g.record(ids[k]);
     const auto& t = pn.val().tensor();
-    rows.push_back({pn.name(), {t.shape().begin(), t.shape().end()}, t.dtype(), g[ids[k]].size_bytes,
-                    pn.module_path()});
+    rows.push_back({std::string(pn.name()), {t.shape().begin(), t.shape().end()}, std::string(t.dtype()),
+                    g[ids[k]].size_bytes, std::string(pn.module_path())});
   }
   return rows;
 }
@@ -130,8 +130,8 @@ GraphSummary summarize(const Graph& g, const std::string& format, size_t top) {
   GraphSummary s;
   s.source = g.source;
   s.format = format;
-  s.name = g.message->name();
-  s.metadata = {g.message->metadata().begin(), g.message->metadata().end()};
+  s.name = g.header->name();
+  s.metadata = {g.header->metadata().begin(), g.header->metadata().end()};
   s.nodes = g.size();
   s.top = top;
   s.by_op = count_ops(g);

@@ -10,6 +10,7 @@
 #include <google/protobuf/stubs/logging.h>
 
 #include "graph/errors.h"
+#include "graph/node_records.h"
 #include "graph/parallel_parse.h"
 #include "graph/validate.h"
 #include "partition/partition_bytes.h"
@@ -75,6 +76,32 @@ void check_parallel_parse(std::string_view bytes, const proto::Graph* reference)
   }
 }
 
+// The partition command reads binary graphs as records (graph/
+// node_records.h): canonical node records kept as they arrived, others
+// re-serialized by protobuf. It must accept exactly what protobuf accepts,
+// and every record must be protobuf's serialization of the node it parsed
+// (validation then reads the same graph from the message as from the file).
+void check_records_parse(std::string_view bytes, const proto::Graph* reference) {
+  auto owner = std::make_shared<std::string>(bytes);
+  GraphRecords records;
+  const bool ok = parse_graph_records(*owner, owner, 3, records, 1);
+  if (ok != (reference != nullptr)) throw std::logic_error("the records parse accepts differently from protobuf");
+  if (!ok) return;
+  if (records.nodes->size() != static_cast<size_t>(reference->nodes_size())) {
+    throw std::logic_error("the records parse finds a different number of nodes");
+  }
+  for (int k = 0; k < reference->nodes_size(); ++k) {
+    if (records.nodes->bytes(static_cast<size_t>(k)) != serialize_node(reference->nodes(k))) {
+      throw std::logic_error("a node record differs from protobuf's serialization of the node");
+    }
+  }
+  proto::Graph header = *reference;
+  header.clear_nodes();
+  if (serialize_message(*records.header, Format::Binary) != serialize_message(header, Format::Binary)) {
+    throw std::logic_error("the records parse reads the graph's other fields differently");
+  }
+}
+
 // Large graphs convert their nodes on several threads (validate.cpp): split
 // into as many ranges as can be, validation must give the same graph, or the
 // same error, as one pass.
@@ -107,10 +134,10 @@ void run(const uint8_t* data, size_t size, Format format) {
   try {
     parse_message(bytes, format, "fuzz-input", message.get());
   } catch (const InputError&) {
-    if (format == Format::Binary) check_parallel_parse(bytes, nullptr);
+    if (format == Format::Binary) check_parallel_parse(bytes, nullptr), check_records_parse(bytes, nullptr);
     throw;
   }
-  if (format == Format::Binary) check_parallel_parse(bytes, message.get());
+  if (format == Format::Binary) check_parallel_parse(bytes, message.get()), check_records_parse(bytes, message.get());
   ValidateOptions limits;
   limits.max_nodes = 100'000;
   check_parallel_validate(message, limits);

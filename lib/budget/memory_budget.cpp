@@ -27,7 +27,7 @@ std::vector<int64_t> storages(const Graph& g, const OpClasses& ops) {
   for (NodeId id = 0; id < g.size(); ++id) {
     const Node& n = g[id];
     if (n.value_kind != ValueKind::Tensor) continue;
-    const auto& t = g.proto_node(id).val().tensor();
+    const auto& t = g.record(id).val().tensor();
     if (t.has_storage()) out[id] = (int64_t{1} << 40) + t.storage();
     else if (ops.is_view(n) && !n.positional_inputs.empty()) out[id] = out[n.positional_inputs[0]];
     else out[id] = id;
@@ -39,7 +39,7 @@ std::vector<int64_t> storages(const Graph& g, const OpClasses& ops) {
 
 double effective_budget(const Graph& g, const Settings& s) {
   for (NodeId id = 0; id < g.size(); ++id) {
-    const auto& pn = g.proto_node(id);
+    const auto& pn = g.record(id);
     if (pn.has_memory_budget()) {
       const double b = pn.memory_budget();
       if (!(b >= 0 && b <= 1)) {
@@ -119,7 +119,7 @@ BudgetDecision choose_saved_values(const Graph& g, const Classification& c, cons
     // Said here, about the node and the setting, rather than as the solver's
     // internal error.
     if (g[id].size_bytes == 0 && s.activation_memory_budget_solver == "greedy") {
-      throw InputError(g.source + ": node '" + printable(g.proto_node(id).name()) +
+      throw InputError(g.source + ": node '" + printable(g.record(id).name()) +
                        "': val holds 0 bytes, which activation_memory_budget_solver=greedy cannot rank "
                        "(runtime / memory; PyTorch raises ZeroDivisionError): use the dp or ilp solver");
     }

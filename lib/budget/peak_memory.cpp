@@ -58,8 +58,8 @@ struct PassSimulation {
   }
 
   bool same_buffer(NodeId a, NodeId b) const {
-    const auto& va = g.proto_node(a).val();
-    const auto& vb = g.proto_node(b).val();
+    const auto& va = g.record(a).val();
+    const auto& vb = g.record(b).val();
     return g[a].size_bytes == g[b].size_bytes && va.has_tensor() && vb.has_tensor() &&
            va.tensor().dtype() == vb.tensor().dtype();
   }

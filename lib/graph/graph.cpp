@@ -1,5 +1,7 @@
 #include "graph/graph.h"
 
+#include "graph/arena_graph.h"
+
 #include <algorithm>
 #include <cstdint>
 #include <stdexcept>
@@ -44,6 +46,19 @@ UserLists::UserLists(const std::vector<Node>& nodes) {
       items_[fill[in]++] = id;
     }
   }
+}
+
+std::shared_ptr<proto::Graph> graph_message(const Graph& g) {
+  auto out = new_arena_graph();
+  if (g.header) *out = *g.header;
+  out->mutable_nodes()->Reserve(g.size());
+  for (NodeId id = 0; id < g.size(); ++id) {
+    const std::string_view bytes = g.record_bytes(id);
+    if (!out->add_nodes()->ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
+      throw std::logic_error("graph_message: a stored record does not parse");
+    }
+  }
+  return out;
 }
 
 std::string_view packet_of(std::string_view target) {

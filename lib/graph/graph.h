@@ -12,6 +12,8 @@
 #include <vector>
 
 #include "graph/name_index.h"
+#include "graph/node_records.h"
+#include "graph/node_view.h"
 #include "graph/packet_pool.h"
 #include "graph/schema.h"
 
@@ -27,9 +29,9 @@ enum class PartitionerTag : uint8_t { None, IsForward, IsBackward, MustBeInForwa
 // What kind of graph input a placeholder is (DESIGN.md section 2).
 enum class InputKind : uint8_t { NotInput, Primal, Tangent, FwdSeed, BwdSeed };
 
-// Node's text fields view strings in the graph's protobuf messages (Graph::
-// message and overlay), which live as long as any Graph that shares them:
-// no copies per node, per graph.
+// Node's text fields view the graph's node records (Graph::records and
+// overlay), which live as long as any Graph that shares them: no copies per
+// node, per graph.
 struct Node {
   // Fields ordered by size (no padding between the small ones): 10^6 nodes
   // live in one vector, 24 bytes a node less than in declaration order.
@@ -56,9 +58,9 @@ struct Node {
   uint64_t numel = 0;
   std::optional<int64_t> ac_graph_id;
 
-  // Index into Graph::message->nodes(); in a derived graph, -1 - k for
-  // overlay->nodes(k) (a rewritten copy). Read it through Graph::proto_node.
-  int proto_index = -1;
+  // Index into Graph::records; in a derived graph, -1 - k for overlay's
+  // record k (a rewritten copy). Read it through Graph::record.
+  int record_index = -1;
 
   OpKind op = OpKind::CallFunction;
   InputKind input_kind = InputKind::NotInput;
@@ -98,15 +100,18 @@ class UserLists {
 };
 
 struct Graph {
-  std::shared_ptr<const proto::Graph> message;  // the loaded message, for names, args and writing
-  // A derived graph (the prepared graph) shares its source's message and
+  // The Graph's fields other than its nodes (name, num_fwd_outputs,
+  // static_lifetime_input_indices, metadata), for writing.
+  std::shared_ptr<const proto::Graph> header;
+  std::shared_ptr<const NodeRecords> records;  // the loaded nodes, for names, args and writing
+  // A derived graph (the prepared graph) shares its source's records and
   // keeps here only the nodes it changed (rewritten references, tags).
-  std::shared_ptr<const proto::Graph> overlay;
+  std::shared_ptr<const NodeRecords> overlay;
   std::shared_ptr<const PacketPool> packets;    // the strings Node::packet views
   std::string source;                          // file label used in error messages
   std::vector<Node> nodes;                     // topological order; output node last
   UserLists users;                             // distinct users of each node, graph order
-  // Node names to ids. Keys view the names in `message` (kept alive by this
+  // Node names to ids. Keys view the names in `records` (kept alive by this
   // graph). A derived graph keeps the same names, so it shares its source's
   // index instead of building one (10^6 inserts, issue 7) and maps the
   // index's ids through by_name_remap (kNoNode: removed); empty: no remap.
@@ -119,13 +124,19 @@ struct Graph {
 
   NodeId size() const { return static_cast<NodeId>(nodes.size()); }
   const Node& operator[](NodeId id) const { return nodes[static_cast<size_t>(id)]; }
-  const proto::Node& proto_node(NodeId id) const {
-    const int k = nodes[id].proto_index;
-    return k >= 0 ? message->nodes(k) : overlay->nodes(-1 - k);
+  std::string_view record_bytes(NodeId id) const {
+    const int k = nodes[id].record_index;
+    return k >= 0 ? records->bytes(static_cast<size_t>(k)) : overlay->bytes(static_cast<size_t>(-1 - k));
   }
+  // Node `id` as serialized: its args, kwargs, value, tags (node_view.h).
+  NodeView record(NodeId id) const { return NodeView(record_bytes(id)); }
   NodeId find(std::string_view name) const;
   NodeId output_node() const { return size() - 1; }
 };
+
+// The graph as one message: its header's fields and its nodes' records, in
+// node order (convert, and writers of whole graphs).
+std::shared_ptr<proto::Graph> graph_message(const Graph& g);
 
 // The overload packet of a target: "aten.add.Tensor" -> "aten.add". Python
 // callables ("operator.getitem", "torch.sym_float") are their own packet.

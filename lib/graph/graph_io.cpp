@@ -243,6 +243,19 @@ std::shared_ptr<proto::Graph> read_graph(const std::string& path, Format format,
   return graph;
 }
 
+GraphRecords read_graph_records(const std::string& path, Format format, unsigned threads) {
+  if (format != Format::Binary) return records_of(*read_graph(path, format, threads));
+  auto bytes = std::make_shared<FileBytes>(read_file(path, thread_count(threads)));
+  const std::string_view data = bytes->view();
+  check_parse_size(data, path);
+  GraphRecords out;
+  if (!parse_graph_records(data, bytes, thread_count(threads), out)) {
+    throw InputError(path + ": not a valid binary protobuf " + proto::Graph::descriptor()->full_name() +
+                     " (truncated, corrupt, or nested too deeply)");
+  }
+  return out;
+}
+
 namespace {
 
 // Binary serialization with map entries sorted by key.

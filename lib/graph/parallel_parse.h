@@ -7,7 +7,9 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "graph/schema.h"
 
@@ -21,6 +23,12 @@ namespace pt {
 // gpt2_124m's 2,400-node parse more than it saved in a fresh process, while
 // a 10^6-node parse went from 2.2-2.9 s to 1.6-1.8 s on two cores. Tests and
 // the fuzzer lower it to split small graphs.
+// The node records of a serialized Graph (views into `bytes`), and the bytes
+// of its other fields in their order, which protobuf parses as the rest of
+// the message (repeated occurrences merge as they would in the whole).
+// False when the top level is malformed.
+bool split_graph_records(std::string_view bytes, std::vector<std::string_view>& nodes, std::string& rest);
+
 bool parse_graph_binary(std::string_view data, proto::Graph* graph, unsigned threads,
                         size_t min_bytes_per_thread = size_t{4} << 20);
 

@@ -29,42 +29,44 @@ constexpr std::string_view kSideEffectPackets[] = {
 
 class Validator {
  public:
-  Validator(std::shared_ptr<const proto::Graph> proto, const std::string& source, const ValidateOptions& options)
-      : proto_(std::move(proto)), options_(options) {
-    g_.message = proto_;
+  Validator(GraphRecords graph, const std::string& source, const ValidateOptions& options)
+      : records_(graph.nodes), header_(graph.header), options_(options) {
+    g_.header = std::move(graph.header);
+    g_.records = std::move(graph.nodes);
     g_.packets = packets_;
     g_.by_name = names_;
     g_.source = source;
   }
 
   Graph run() {
-    const auto& pg = *proto_;
-    if (pg.nodes_size() == 0) fail_graph("nodes is empty (a graph needs at least its output node)");
-    if (pg.nodes_size() > options_.max_nodes) {
-      fail_graph("nodes has " + std::to_string(pg.nodes_size()) + " entries, above --max-nodes = " +
+    const auto& pg = *records_;
+    const int count = static_cast<int>(pg.size());
+    if (count == 0) fail_graph("nodes is empty (a graph needs at least its output node)");
+    if (count > options_.max_nodes) {
+      fail_graph("nodes has " + std::to_string(count) + " entries, above --max-nodes = " +
                  std::to_string(options_.max_nodes));
     }
     // All names first, so a reference to a later node is told apart from an
     // unknown one; a node's id is its index, so the map is the graph's by_name.
-    names_->reserve(static_cast<size_t>(pg.nodes_size()));
+    names_->reserve(static_cast<size_t>(count));
     const NameScan scan = scan_names(pg);
-    for (int i = 0; i < pg.nodes_size(); ++i) {
-      const auto& name = pg.nodes(i).name();
+    for (int i = 0; i < count; ++i) {
+      const std::string_view name = scan.name[static_cast<size_t>(i)];
       if (name.empty()) fail_graph("nodes[" + std::to_string(i) + "].name is empty");
       if (scan.control[static_cast<size_t>(i)]) {
         fail_graph("nodes[" + std::to_string(i) + "].name = '" + printable(name) +
                    "' holds a control character (names are one-line identifiers)");
       }
-      const auto [first, fresh] = names_->emplace(std::string_view(name), i, scan.hash[static_cast<size_t>(i)]);
+      const auto [first, fresh] = names_->emplace(name, i, scan.hash[static_cast<size_t>(i)]);
       if (!fresh) {
         throw InputError(g_.source + ": node '" + printable(name) + "': name is not unique (also nodes[" +
                          std::to_string(first) + "])");
       }
     }
-    if (pg.nodes_size() == 1 && pg.nodes(0).op() == "output" && !options_.allow_output_only) {
+    if (count == 1 && pg.view(0).op() == "output" && !options_.allow_output_only) {
       fail_graph("nodes holds only the output node (no inputs and no ops: nothing to partition)");
     }
-    add_nodes(pg.nodes_size());
+    add_nodes(count);
     finish_graph();
     return std::move(g_);
   }
@@ -76,15 +78,19 @@ class Validator {
   // checks and inserts stay in node order (the error reported is the one a
   // single pass meets).
   struct NameScan {
+    std::vector<std::string_view> name;
     std::vector<uint64_t> hash;
     std::vector<uint8_t> control;
   };
-  NameScan scan_names(const proto::Graph& pg) const {
-    const int count = pg.nodes_size();
-    NameScan scan{std::vector<uint64_t>(static_cast<size_t>(count)), std::vector<uint8_t>(static_cast<size_t>(count))};
+  NameScan scan_names(const NodeRecords& pg) const {
+    const int count = static_cast<int>(pg.size());
+    NameScan scan{std::vector<std::string_view>(static_cast<size_t>(count)),
+                  std::vector<uint64_t>(static_cast<size_t>(count)), std::vector<uint8_t>(static_cast<size_t>(count))};
     auto read = [&](int lo, int hi) {
       for (int i = lo; i < hi; ++i) {
-        const std::string& name = pg.nodes(i).name();
+        // The name is a canonical record's first field: found at once.
+        const std::string_view name = wire::string_field(pg.bytes(static_cast<size_t>(i)), 1);
+        scan.name[static_cast<size_t>(i)] = name;
         scan.hash[static_cast<size_t>(i)] = name_hash(name);
         scan.control[static_cast<size_t>(i)] = has_control_character(name) ? 1 : 0;
       }
@@ -94,7 +100,7 @@ class Validator {
   }
 
   [[noreturn]] void fail_graph(const std::string& what) const { throw InputError(g_.source + ": " + what); }
-  [[noreturn]] void fail(const proto::Node& n, const std::string& field, const std::string& what) const {
+  [[noreturn]] void fail(const NodeFields& n, const std::string& field, const std::string& what) const {
     throw InputError(g_.source + ": node '" + printable(n.name()) + "': " + field + " " + what);
   }
 
@@ -115,7 +121,7 @@ class Validator {
   struct Worker {
     NameIndex seen;                               // packet -> position in views
     std::vector<std::string_view> views;          // pooled packets
-    std::vector<std::pair<const proto::Arg*, int>> walk_stack;
+    std::vector<std::pair<ArgView, int>> walk_stack;
     std::vector<RecentName> recent = std::vector<RecentName>(kRecentNames);
   };
 
@@ -151,13 +157,13 @@ class Validator {
   }
 
   void add_node(int index, Worker& w) {
-    const proto::Node& pn = proto_->nodes(index);
+    const NodeFields pn = records_->fields(static_cast<size_t>(index));
     const NodeId self = static_cast<NodeId>(index);
     Node& n = g_.nodes[static_cast<size_t>(index)];
     n.name = pn.name();
     const uint64_t name_hash_of_self = name_hash(n.name);
     w.recent[name_hash_of_self & (kRecentNames - 1)] = {name_hash_of_self, self};
-    n.proto_index = index;
+    n.record_index = index;
     n.target = pn.target();
     // string_view compares (length first, inline) instead of
     // std::string::compare(const char*) calls: a few per node.
@@ -168,7 +174,7 @@ class Validator {
     else if (op == "output") n.op = OpKind::Output;
     else fail(pn, "op", "= '" + printable(pn.op()) + "' is not one of placeholder, call_function, get_attr, output");
 
-    const bool last = index + 1 == proto_->nodes_size();
+    const bool last = index + 1 == static_cast<int>(records_->size());
     if (n.op == OpKind::Output && !last) fail(pn, "op", "= 'output' but the output node must be the last node");
     if (n.op != OpKind::Output && last) fail(pn, "op", "= '" + printable(pn.op()) + "' but the last node must be the output node");
     if (n.op == OpKind::CallFunction && n.target.empty()) fail(pn, "target", "is empty");
@@ -189,34 +195,38 @@ class Validator {
     // lists (where tensor lists are); a rare nested reference still grows.
     size_t direct = 0, listed = 0;
     for (const auto& arg : pn.args()) {
-      if (arg.kind_case() == proto::Arg::kNode) ++direct;
-      else if (arg.kind_case() == proto::Arg::kList) listed += static_cast<size_t>(arg.list().items_size());
+      if (arg.kind_case() == ArgView::kNode) ++direct;
+      else if (arg.kind_case() == ArgView::kList) listed += static_cast<size_t>(arg.list().items_size());
     }
     n.positional_inputs.reserve(direct);
     n.inputs.reserve(direct + listed);
     // Arguments: positional first, then kwargs by key (deterministic order).
     // The fast walk builds no field names; where it finds a problem the slow
     // walk runs to name the field in the error (it always throws there).
-    for (int a = 0; a < pn.args_size(); ++a) {
-      const auto& arg = pn.args(a);
-      if (arg.kind_case() == proto::Arg::kNode) {
+    int a = -1;
+    for (const ArgView arg : pn.args()) {
+      ++a;
+      if (arg.kind_case() == ArgView::kNode) {
         // A direct reference is both a positional input and an input: one
         // name lookup for the two (resolve throws where it finds none).
         const NodeId ref = earlier_node(arg.node(), self, w);
-        if (ref == kNoNode) resolve(pn, "args[" + std::to_string(a) + "].node", arg.node(), self);
+        if (ref == kNoNode) resolve(pn, "args[" + std::to_string(a) + "].node", std::string(arg.node()), self);
         n.positional_inputs.push_back(ref);
         n.inputs.push_back(ref);
         continue;
       }
       if (!collect_refs(arg, self, n.inputs, w)) walk_arg(pn, arg, "args[" + std::to_string(a) + "]", self);
     }
-    if (pn.kwargs_size() > 0) {
-      std::vector<std::pair<std::string_view, const proto::Arg*>> kwargs;
-      kwargs.reserve(pn.kwargs_size());
-      for (const auto& [k, v] : pn.kwargs()) kwargs.emplace_back(k, &v);
-      std::sort(kwargs.begin(), kwargs.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    // Canonical records list kwargs by key already; a re-encoded one too
+    // (deterministic serialization): sorting is a check, not a cost.
+    std::vector<std::pair<std::string_view, ArgView>> kwargs;
+    for (const KwargView kv : pn.kwargs()) kwargs.emplace_back(kv.first, kv.second);
+    if (!kwargs.empty()) {
+      if (!std::is_sorted(kwargs.begin(), kwargs.end(), [](const auto& a, const auto& b) { return a.first < b.first; })) {
+        std::sort(kwargs.begin(), kwargs.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+      }
       for (const auto& [k, v] : kwargs) {
-        if (!collect_refs(*v, self, n.inputs, w)) walk_arg(pn, *v, "kwargs." + printable(k), self);
+        if (!collect_refs(v, self, n.inputs, w)) walk_arg(pn, v, "kwargs." + printable(k), self);
       }
     }
 
@@ -271,7 +281,7 @@ class Validator {
     return id != kNoNode && id < self ? id : kNoNode;
   }
 
-  NodeId resolve(const proto::Node& pn, const std::string& field, const std::string& ref, NodeId self) {
+  NodeId resolve(const NodeFields& pn, const std::string& field, const std::string& ref, NodeId self) {
     const NodeId id = earlier_node(ref, self);
     if (id != kNoNode) return id;
     if (ref == pn.name()) fail(pn, field, "= '" + printable(ref) + "' refers to the node itself (a cycle)");
@@ -284,27 +294,29 @@ class Validator {
   // The fast walk: depth-first over the Arg tree without recursion, appending
   // the node references in order; false at the first problem (walk_arg below
   // then names it).
-  bool collect_refs(const proto::Arg& root, NodeId self, std::vector<NodeId>& out, Worker& w) const {
+  bool collect_refs(const ArgView& root, NodeId self, std::vector<NodeId>& out, Worker& w) const {
     auto& stack = w.walk_stack;
     stack.clear();
-    stack.emplace_back(&root, 0);
+    stack.emplace_back(root, 0);
     while (!stack.empty()) {
       const auto [arg, depth] = stack.back();
       stack.pop_back();
-      switch (arg->kind_case()) {
-        case proto::Arg::kNode: {
-          const NodeId ref = earlier_node(arg->node(), self, w);
+      switch (arg.kind_case()) {
+        case ArgView::kNode: {
+          const NodeId ref = earlier_node(arg.node(), self, w);
           if (ref == kNoNode) return false;
           out.push_back(ref);
           break;
         }
-        case proto::Arg::kList: {
+        case ArgView::kList: {
           if (depth >= options_.max_nesting) return false;
-          const auto& items = arg->list().items();
-          for (int k = items.size() - 1; k >= 0; --k) stack.emplace_back(&items[k], depth + 1);
+          // Pushed in reverse, so the items pop in order.
+          const size_t at = stack.size();
+          for (const ArgView item : arg.list().items()) stack.emplace_back(item, depth + 1);
+          std::reverse(stack.begin() + static_cast<std::ptrdiff_t>(at), stack.end());
           break;
         }
-        case proto::Arg::KIND_NOT_SET: return false;
+        case ArgView::KIND_NOT_SET: return false;
         default: break;
       }
     }
@@ -313,52 +325,55 @@ class Validator {
 
   // The slow walk, over the tree collect_refs refused: the same checks in the
   // same order, with field names; it throws at the problem.
-  [[noreturn]] void walk_arg(const proto::Node& pn, const proto::Arg& root, const std::string& root_field, NodeId self) {
-    struct Item { const proto::Arg* arg; std::string field; int depth; };
-    std::vector<Item> stack{{&root, root_field, 0}};
+  [[noreturn]] void walk_arg(const NodeFields& pn, const ArgView& root, const std::string& root_field, NodeId self) {
+    struct Item { ArgView arg; std::string field; int depth; };
+    std::vector<Item> stack{{root, root_field, 0}};
     while (!stack.empty()) {
       Item item = std::move(stack.back());
       stack.pop_back();
-      const proto::Arg& arg = *item.arg;
+      const ArgView arg = item.arg;
       switch (arg.kind_case()) {
-        case proto::Arg::kNode:
-          resolve(pn, item.field + ".node", arg.node(), self);
+        case ArgView::kNode:
+          resolve(pn, item.field + ".node", std::string(arg.node()), self);
           break;
-        case proto::Arg::kList: {
+        case ArgView::kList: {
           if (item.depth >= options_.max_nesting) {
             fail(pn, item.field, "nests lists deeper than " + std::to_string(options_.max_nesting));
           }
-          const auto& items = arg.list().items();
-          for (int k = items.size() - 1; k >= 0; --k) {
-            stack.push_back({&items[k], item.field + ".list.items[" + std::to_string(k) + "]", item.depth + 1});
+          const size_t at = stack.size();
+          int k = 0;
+          for (const ArgView it : arg.list().items()) {
+            stack.push_back({it, item.field + ".list.items[" + std::to_string(k++) + "]", item.depth + 1});
           }
+          std::reverse(stack.begin() + static_cast<std::ptrdiff_t>(at), stack.end());
           break;
         }
-        case proto::Arg::KIND_NOT_SET:
+        case ArgView::KIND_NOT_SET:
           fail(pn, item.field, "has no field set (expected one of node, int, float, bool, str, none, list, dtype, device, repr)");
         default:
           break;
       }
     }
-    throw std::logic_error("validate: the fast and the slow argument walks disagree on node '" + pn.name() + "'");
+    throw std::logic_error("validate: the fast and the slow argument walks disagree on node '" + std::string(pn.name()) + "'");
   }
 
   void finish_graph() {
-    const auto& pg = *proto_;
+    const auto& pg = *header_;
     const NodeId count = g_.size();
     g_.users = UserLists(g_.nodes);
     // Outputs: the output node's args flattened (pytree leaves).
-    const proto::Node& out = pg.nodes(count - 1);
-    for (int a = 0; a < out.args_size(); ++a) {
-      struct Item { const proto::Arg* arg; };
-      std::vector<const proto::Arg*> stack{&out.args(a)};
+    const NodeFields out = records_->fields(static_cast<size_t>(count - 1));
+    for (const ArgView top : out.args()) {
+      std::vector<ArgView> stack{top};
       while (!stack.empty()) {
-        const proto::Arg* arg = stack.back();
+        const ArgView arg = stack.back();
         stack.pop_back();
-        if (arg->kind_case() == proto::Arg::kList) {
-          for (int k = arg->list().items_size() - 1; k >= 0; --k) stack.push_back(&arg->list().items(k));
-        } else if (arg->kind_case() == proto::Arg::kNode) {
-          g_.outputs.push_back(names_->find(arg->node()));
+        if (arg.kind_case() == ArgView::kList) {
+          const size_t at = stack.size();
+          for (const ArgView item : arg.list().items()) stack.push_back(item);
+          std::reverse(stack.begin() + static_cast<std::ptrdiff_t>(at), stack.end());
+        } else if (arg.kind_case() == ArgView::kNode) {
+          g_.outputs.push_back(names_->find(arg.node()));
         } else {
           g_.outputs.push_back(kNoNode);
         }
@@ -380,7 +395,8 @@ class Validator {
     }
   }
 
-  std::shared_ptr<const proto::Graph> proto_;
+  std::shared_ptr<const NodeRecords> records_;
+  std::shared_ptr<const proto::Graph> header_;
   std::shared_ptr<PacketPool> packets_ = std::make_shared<PacketPool>();
   std::shared_ptr<NameIndex> names_ = std::make_shared<NameIndex>();  // the graph's by_name
   ValidateOptions options_;
@@ -390,8 +406,12 @@ class Validator {
 
 }  // namespace
 
+Graph validate(GraphRecords graph, const std::string& source, const ValidateOptions& options) {
+  return Validator(std::move(graph), source, options).run();
+}
+
 Graph validate(std::shared_ptr<const proto::Graph> proto, const std::string& source, const ValidateOptions& options) {
-  return Validator(std::move(proto), source, options).run();
+  return validate(records_of(*proto), source, options);
 }
 
 }  // namespace pt

@@ -1,4 +1,4 @@
-// Validation: turns a loaded protobuf graph into the indexed in-memory Graph,
+// Validation: turns a loaded graph's records into the indexed in-memory Graph,
 // or throws InputError with one line naming the file, node and field:
 //   graph.json: node 'exp': val.tensor.shape[1] = -5 is negative
 // Checked: unique names without control characters; more than the output
@@ -16,6 +16,7 @@
 
 #include "graph/schema.h"
 #include "graph/graph.h"
+#include "graph/node_records.h"
 
 namespace pt {
 
@@ -35,6 +36,9 @@ struct ValidateOptions {
   int64_t min_nodes_per_thread = 50'000;
 };
 
+Graph validate(GraphRecords graph, const std::string& source, const ValidateOptions& options = {});
+// The same for a message (text and JSON inputs, tests): its nodes are
+// serialized into records first.
 Graph validate(std::shared_ptr<const proto::Graph> proto, const std::string& source,
                const ValidateOptions& options = {});
 

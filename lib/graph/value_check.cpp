@@ -16,67 +16,72 @@ class ValueChecker {
  public:
   ValueChecker(const std::string& source, int max_nesting) : source_(source), max_nesting_(max_nesting) {}
 
-  void read(const proto::Node& pn, const proto::Value& v, Node& n) {
+  void read(const NodeFields& pn, const ValueView& v, Node& n) {
     switch (v.kind_case()) {
-      case proto::Value::kTensor:
+      case ValueView::kTensor:
         n.value_kind = ValueKind::Tensor;
         n.size_bytes = tensor_bytes(pn, v.tensor(), "val.tensor");
         n.numel = tensor_numel(v.tensor());
         break;
-      case proto::Value::kTuple: {
+      case ValueView::kTuple: {
         n.value_kind = ValueKind::Tuple;
         // Nested items are checked iteratively; only direct tensor items count
         // towards the size (as PyTorch's _size_of).
-        struct Item { const proto::Value* v; std::string field; int depth; };
+        struct Item { ValueView v; std::string field; int depth; };
         std::vector<Item> stack;
-        for (int k = 0; k < v.tuple().items_size(); ++k) {
-          stack.push_back({&v.tuple().items(k), "val.tuple.items[" + std::to_string(k) + "]", 1});
-        }
+        push_items(stack, v.tuple(), "val.tuple", 1);
         while (!stack.empty()) {
           Item item = std::move(stack.back());
           stack.pop_back();
-          switch (item.v->kind_case()) {
-            case proto::Value::kTensor: {
-              const uint64_t b = tensor_bytes(pn, item.v->tensor(), item.field + ".tensor");
-              if (item.depth == 1) n.size_bytes += b, n.numel += tensor_numel(item.v->tensor());
+          switch (item.v.kind_case()) {
+            case ValueView::kTensor: {
+              const uint64_t b = tensor_bytes(pn, item.v.tensor(), item.field + ".tensor");
+              if (item.depth == 1) n.size_bytes += b, n.numel += tensor_numel(item.v.tensor());
               if (n.size_bytes > (uint64_t{1} << 62)) fail(pn, "val.tuple", "holds more than 2^62 bytes");
               break;
             }
-            case proto::Value::kTuple:
+            case ValueView::kTuple:
               if (item.depth >= max_nesting_) {
                 fail(pn, item.field, "nests tuples deeper than " + std::to_string(max_nesting_));
               }
-              for (int k = 0; k < item.v->tuple().items_size(); ++k) {
-                stack.push_back({&item.v->tuple().items(k), item.field + ".tuple.items[" + std::to_string(k) + "]",
-                                 item.depth + 1});
-              }
+              push_items(stack, item.v.tuple(), item.field + ".tuple", item.depth + 1);
               break;
-            case proto::Value::kSym: check_sym(pn, item.v->sym(), item.field + ".sym"); break;
-            case proto::Value::KIND_NOT_SET: fail(pn, item.field, "has no field set");
+            case ValueView::kSym: check_sym(pn, item.v.sym(), item.field + ".sym"); break;
+            case ValueView::KIND_NOT_SET: fail(pn, item.field, "has no field set");
             default: break;
           }
         }
         break;
       }
-      case proto::Value::kSym:
+      case ValueView::kSym:
         n.value_kind = ValueKind::Sym;
         n.sym_kind = check_sym(pn, v.sym(), "val.sym");
         n.size_bytes = 1;
         break;
-      case proto::Value::kNone: n.value_kind = ValueKind::None; break;
-      case proto::Value::kOpaque:
+      case ValueView::kNone: n.value_kind = ValueKind::None; break;
+      case ValueView::kOpaque:
         n.value_kind = ValueKind::Opaque;
         n.opaque_type = v.opaque();
         break;
-      case proto::Value::KIND_NOT_SET:
+      case ValueView::KIND_NOT_SET:
         fail(pn, "val", "has no field set (expected one of tensor, tuple, sym, none, opaque)");
     }
   }
 
  private:
+  // A tuple's items onto the stack in order (so the last is checked first,
+  // as before: the error named is the same).
+  template <typename Stack>
+  static void push_items(Stack& stack, const ValueTupleView& tuple, const std::string& field, int depth) {
+    int k = 0;
+    for (const ValueView item : tuple.items()) {
+      stack.push_back({item, field + ".items[" + std::to_string(k++) + "]", depth});
+    }
+  }
+
   // `field` is a view: the per-node call passes a literal, and the field's
   // name is only spelled out (as a string) on the way to an error.
-  uint64_t tensor_bytes(const proto::Node& pn, const proto::TensorMeta& t, std::string_view view) {
+  uint64_t tensor_bytes(const NodeFields& pn, const TensorView& t, std::string_view view) {
     const auto field = [view] { return std::string(view); };
     const auto itemsize = dtype_itemsize(t.dtype());
     if (!itemsize) fail(pn, field() + ".dtype", "= '" + printable(t.dtype()) + "' is not a torch dtype");
@@ -92,8 +97,9 @@ class ValueChecker {
     constexpr uint64_t kLimit = uint64_t{1} << 62;
     uint64_t bytes = *itemsize;
     bool zero = false;
-    for (int d = 0; d < t.shape_size(); ++d) {
-      const int64_t dim = t.shape(d);
+    int d = -1;
+    for (const int64_t dim : t.shape()) {
+      ++d;
       if (dim < 0) fail(pn, field() + ".shape[" + std::to_string(d) + "]", "= " + std::to_string(dim) + " is negative");
       if (dim == 0) zero = true;
       else if (!zero && bytes > kLimit / static_cast<uint64_t>(dim)) {
@@ -106,20 +112,20 @@ class ValueChecker {
   }
 
   // The product of the shape (exact: tensor_bytes bounds it, or a 0 makes it 0).
-  static uint64_t tensor_numel(const proto::TensorMeta& t) {
+  static uint64_t tensor_numel(const TensorView& t) {
     uint64_t n = 1;
     for (int64_t d : t.shape()) n *= static_cast<uint64_t>(d);
     return n;
   }
 
-  SymKind check_sym(const proto::Node& pn, const proto::SymValue& s, const std::string& field) {
+  SymKind check_sym(const NodeFields& pn, const SymView& s, const std::string& field) {
     if (s.kind() == "int") return SymKind::Int;
     if (s.kind() == "float") return SymKind::Float;
     if (s.kind() == "bool") return SymKind::Bool;
     fail(pn, field + ".kind", "= '" + printable(s.kind()) + "' is not one of int, float, bool");
   }
 
-  [[noreturn]] void fail(const proto::Node& n, const std::string& field, const std::string& what) const {
+  [[noreturn]] void fail(const NodeFields& n, const std::string& field, const std::string& what) const {
     throw InputError(source_ + ": node '" + printable(n.name()) + "': " + field + " " + what);
   }
 
@@ -129,7 +135,7 @@ class ValueChecker {
 
 }  // namespace
 
-void read_node_value(const proto::Node& pn, const proto::Value& v, const std::string& source, int max_nesting,
+void read_node_value(const NodeFields& pn, const ValueView& v, const std::string& source, int max_nesting,
                      Node& n) {
   ValueChecker(source, max_nesting).read(pn, v, n);
 }

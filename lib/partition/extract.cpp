@@ -16,13 +16,13 @@ namespace {
 // Symbol names are a lowercase prefix and a number (s17, u3, zuf0, ps2), as
 // PyTorch's symbolic shapes create them; function names in expressions
 // (Max, FloorDiv, floor) never match.
-void collect_symbols(const std::string& expr, std::set<std::string>& out) {
+void collect_symbols(std::string_view expr, std::set<std::string>& out) {
   size_t i = 0;
   while (i < expr.size()) {
     if (std::isalpha(static_cast<unsigned char>(expr[i])) || expr[i] == '_') {
       size_t j = i;
       while (j < expr.size() && (std::isalnum(static_cast<unsigned char>(expr[j])) || expr[j] == '_')) ++j;
-      const std::string word = expr.substr(i, j - i);
+      const std::string word(expr.substr(i, j - i));
       size_t k = 0;
       while (k < word.size() && std::islower(static_cast<unsigned char>(word[k]))) ++k;
       const bool is_symbol = k > 0 && k < word.size() &&
@@ -36,9 +36,9 @@ void collect_symbols(const std::string& expr, std::set<std::string>& out) {
   }
 }
 
-void tensor_symbols(const proto::TensorMeta& t, std::set<std::string>& out) {
-  for (const auto& e : t.shape_expr()) collect_symbols(e, out);
-  for (const auto& e : t.stride_expr()) collect_symbols(e, out);
+void tensor_symbols(const TensorView& t, std::set<std::string>& out) {
+  for (const std::string_view e : t.shape_expr()) collect_symbols(e, out);
+  for (const std::string_view e : t.stride_expr()) collect_symbols(e, out);
   collect_symbols(t.storage_offset_expr(), out);
 }
 
@@ -46,23 +46,23 @@ void tensor_symbols(const proto::TensorMeta& t, std::set<std::string>& out) {
 std::string bound_symbol(const Graph& g, NodeId id) {
   const Node& n = g[id];
   if (n.op != OpKind::Placeholder || n.value_kind != ValueKind::Sym || n.sym_kind != SymKind::Int) return "";
-  const std::string& expr = g.proto_node(id).val().sym().expr();
+  const std::string_view expr = g.record(id).val().sym().expr();
   std::set<std::string> syms;
   collect_symbols(expr, syms);
-  return syms.size() == 1 && *syms.begin() == expr ? expr : "";
+  return syms.size() == 1 && *syms.begin() == expr ? std::string(expr) : "";
 }
 
 }  // namespace
 
 std::vector<std::string> free_symbols(const Graph& g, NodeId id) {
   std::set<std::string> out;
-  const auto& pn = g.proto_node(id);
+  const auto& pn = g.record(id);
   if (!pn.has_val()) return {};
   const auto& v = pn.val();
   if (v.has_tensor()) tensor_symbols(v.tensor(), out);
   if (v.has_sym()) collect_symbols(v.sym().expr(), out);
   if (v.has_tuple()) {
-    for (const auto& item : v.tuple().items()) {
+    for (const ValueView item : v.tuple().items()) {
       if (item.has_tensor()) tensor_symbols(item.tensor(), out);
       if (item.has_sym()) collect_symbols(item.sym().expr(), out);
     }

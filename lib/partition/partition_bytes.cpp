@@ -44,35 +44,41 @@ std::string after_prefix(const std::string& whole, const std::string& head) {
 // compare these bytes with partition_message()'s serialization.
 constexpr const char* kPlaceholderOp = "placeholder";
 
-size_t placeholder_size(const proto::Node& o) {
-  size_t size = 1 + WireFormatLite::StringSize(kPlaceholderOp);
-  if (!o.name().empty()) size += 2 * (1 + WireFormatLite::StringSize(o.name()));  // name and target
-  if (o.has_val()) size += 1 + WireFormatLite::MessageSize(o.val());  // caches the val's sizes
-  if (!o.partitioner_tag().empty()) size += 1 + WireFormatLite::StringSize(o.partitioner_tag());
-  if (!o.module_path().empty()) size += 1 + WireFormatLite::StringSize(o.module_path());
+// The size of a length-delimited field of `payload` with a one-byte tag.
+size_t field_size(std::string_view payload) { return 1 + CodedOutputStream::VarintSize64(payload.size()) + payload.size(); }
+
+void write_field(CodedOutputStream& out, int number, std::string_view payload) {
+  out.WriteTag(WireFormatLite::MakeTag(number, WireFormatLite::WIRETYPE_LENGTH_DELIMITED));
+  out.WriteVarint64(payload.size());
+  out.WriteRaw(payload.data(), static_cast<int>(payload.size()));
+}
+
+// The val is copied as serialized: a record's parts are canonical (node_records.h).
+size_t placeholder_size(const NodeFields& o) {
+  size_t size = field_size(kPlaceholderOp);
+  if (!o.name().empty()) size += 2 * field_size(o.name());  // name and target
+  if (o.has_val()) size += field_size(o.val_bytes());
+  if (!o.partitioner_tag().empty()) size += field_size(o.partitioner_tag());
+  if (!o.module_path().empty()) size += field_size(o.module_path());
   return size;
 }
 
-void write_placeholder(CodedOutputStream& out, const proto::Node& o) {
-  if (!o.name().empty()) WireFormatLite::WriteString(proto::Node::kNameFieldNumber, o.name(), &out);
-  WireFormatLite::WriteString(proto::Node::kOpFieldNumber, kPlaceholderOp, &out);
-  if (!o.name().empty()) WireFormatLite::WriteString(proto::Node::kTargetFieldNumber, o.name(), &out);
-  if (o.has_val()) {
-    out.WriteTag(WireFormatLite::MakeTag(proto::Node::kValFieldNumber, WireFormatLite::WIRETYPE_LENGTH_DELIMITED));
-    out.WriteVarint32(static_cast<uint32_t>(o.val().GetCachedSize()));
-    o.val().SerializeWithCachedSizes(&out);
-  }
-  if (!o.partitioner_tag().empty()) {
-    WireFormatLite::WriteString(proto::Node::kPartitionerTagFieldNumber, o.partitioner_tag(), &out);
-  }
-  if (!o.module_path().empty()) WireFormatLite::WriteString(proto::Node::kModulePathFieldNumber, o.module_path(), &out);
+void write_placeholder(CodedOutputStream& out, const NodeFields& o) {
+  if (!o.name().empty()) write_field(out, proto::Node::kNameFieldNumber, o.name());
+  write_field(out, proto::Node::kOpFieldNumber, kPlaceholderOp);
+  if (!o.name().empty()) write_field(out, proto::Node::kTargetFieldNumber, o.name());
+  if (o.has_val()) write_field(out, proto::Node::kValFieldNumber, o.val_bytes());
+  if (!o.partitioner_tag().empty()) write_field(out, proto::Node::kPartitionerTagFieldNumber, o.partitioner_tag());
+  if (!o.module_path().empty()) write_field(out, proto::Node::kModulePathFieldNumber, o.module_path());
 }
 
-// A node of a written graph: one of the joint graph's, or a placeholder
-// standing for one.
+// A node of a written graph: one of the joint graph's (its record, copied
+// as it is: records are protobuf's deterministic serialization), a
+// placeholder standing for one, or a node built here (the output node).
 struct FrameNode {
-  const proto::Node* node;
-  bool placeholder;
+  std::string_view record;
+  bool placeholder = false;
+  const proto::Node* built = nullptr;
 };
 
 // A graph's bytes around its nodes: field 1 (name) before, fields 3-5 after.
@@ -93,7 +99,8 @@ GraphFrame frame(const proto::Graph& skeleton, std::vector<FrameNode> nodes) {
   f.sizes.reserve(f.nodes.size());
   f.size = f.head.size() + f.tail.size();
   for (const FrameNode& n : f.nodes) {
-    const size_t size = n.placeholder ? placeholder_size(*n.node) : n.node->ByteSizeLong();
+    const size_t size = n.built ? n.built->ByteSizeLong() : n.placeholder ? placeholder_size(NodeFields(n.record))
+                                                                         : n.record.size();
     f.sizes.push_back(size);
     f.size += 1 + CodedOutputStream::VarintSize64(size) + size;
   }
@@ -107,11 +114,10 @@ void write_graph(CodedOutputStream& out, uint32_t tag, const GraphFrame& f) {
   for (size_t i = 0; i < f.nodes.size(); ++i) {
     out.WriteTag(kField2Tag);
     out.WriteVarint64(f.sizes[i]);
-    if (f.nodes[i].placeholder) {
-      write_placeholder(out, *f.nodes[i].node);
-    } else {
-      f.nodes[i].node->SerializeWithCachedSizes(&out);
-    }
+    const FrameNode& n = f.nodes[i];
+    if (n.built) n.built->SerializeWithCachedSizes(&out);
+    else if (n.placeholder) write_placeholder(out, NodeFields(n.record));
+    else out.WriteRaw(n.record.data(), static_cast<int>(n.record.size()));
   }
   out.WriteRaw(f.tail.data(), static_cast<int>(f.tail.size()));
 }
@@ -130,15 +136,15 @@ uint64_t write_partition(google::protobuf::io::ZeroCopyOutputStream& stream, con
   const proto::Node fw_output = output_node(g, l.forward_outputs);
   std::vector<FrameNode> fw_nodes;
   fw_nodes.reserve(l.forward_nodes.size() + 1);
-  for (NodeId id : l.forward_nodes) fw_nodes.push_back({&g.proto_node(id), false});
-  fw_nodes.push_back({&fw_output, false});
+  for (NodeId id : l.forward_nodes) fw_nodes.push_back({g.record_bytes(id), false});
+  fw_nodes.push_back({{}, false, &fw_output});
 
   const proto::Node bw_output = output_node(g, l.backward_outputs);
   std::vector<FrameNode> bw_nodes;
   bw_nodes.reserve(l.backward_inputs.size() + l.backward_nodes.size() + 1);
-  for (NodeId id : l.backward_inputs) bw_nodes.push_back({&g.proto_node(id), true});
-  for (NodeId id : l.backward_nodes) bw_nodes.push_back({&g.proto_node(id), false});
-  bw_nodes.push_back({&bw_output, false});
+  for (NodeId id : l.backward_inputs) bw_nodes.push_back({g.record_bytes(id), true});
+  for (NodeId id : l.backward_nodes) bw_nodes.push_back({g.record_bytes(id), false});
+  bw_nodes.push_back({{}, false, &bw_output});
 
   const GraphFrame fw = frame(skeleton.forward(), std::move(fw_nodes));
   const GraphFrame bw = frame(skeleton.backward(), std::move(bw_nodes));

@@ -5,8 +5,8 @@ namespace pt {
 namespace {
 
 void copy_header(const Graph& g, const char* which, proto::Graph& out) {
-  out.set_name(g.message->name() + "." + which);
-  for (const auto& [k, v] : g.message->metadata()) (*out.mutable_metadata())[k] = v;
+  out.set_name(g.header->name() + "." + which);
+  for (const auto& [k, v] : g.header->metadata()) (*out.mutable_metadata())[k] = v;
   (*out.mutable_metadata())["partition"] = which;
 }
 
@@ -60,11 +60,11 @@ PartitionLayout partition_layout(const Graph& g, const Classification& c, const 
 proto::Partition partition_skeleton(const Graph& g, const Classification& c, const Extraction& e,
                                     const Settings& s) {
   proto::Partition p;
-  p.set_source(g.message->name());
+  p.set_source(g.header->name());
   proto::Graph& fw = *p.mutable_forward();
   copy_header(g, "forward", fw);
   fw.set_num_fwd_outputs(static_cast<int64_t>(c.fwd_outputs.size()));
-  *fw.mutable_static_lifetime_input_indices() = g.message->static_lifetime_input_indices();
+  *fw.mutable_static_lifetime_input_indices() = g.header->static_lifetime_input_indices();
   proto::Graph& bw = *p.mutable_backward();
   copy_header(g, "backward", bw);
   bw.set_num_fwd_outputs(0);
@@ -79,11 +79,11 @@ proto::Partition partition_message(const Graph& g, const Classification& c, cons
   proto::Partition p = partition_skeleton(g, c, e, s);
   const PartitionLayout l = partition_layout(g, c, e);
   proto::Graph& fw = *p.mutable_forward();
-  for (NodeId id : l.forward_nodes) *fw.add_nodes() = g.proto_node(id);
+  for (NodeId id : l.forward_nodes) *fw.add_nodes() = node_message(g.record_bytes(id));
   *fw.add_nodes() = output_node(g, l.forward_outputs);
   proto::Graph& bw = *p.mutable_backward();
-  for (NodeId id : l.backward_inputs) *bw.add_nodes() = placeholder_node(g.proto_node(id));
-  for (NodeId id : l.backward_nodes) *bw.add_nodes() = g.proto_node(id);
+  for (NodeId id : l.backward_inputs) *bw.add_nodes() = placeholder_node(node_message(g.record_bytes(id)));
+  for (NodeId id : l.backward_nodes) *bw.add_nodes() = node_message(g.record_bytes(id));
   *bw.add_nodes() = output_node(g, l.backward_outputs);
   return p;
 }

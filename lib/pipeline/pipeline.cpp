@@ -5,9 +5,9 @@ namespace pt {
 LoadedGraph load_graph_file(const std::string& path, Format format, const ValidateOptions& options) {
   LoadedGraph out;
   StageTimer timer;
-  auto message = read_graph(path, format, options.threads);
+  GraphRecords records = read_graph_records(path, format, options.threads);
   timer.mark("parse", out.timings);
-  out.graph = validate(std::move(message), path, options);
+  out.graph = validate(std::move(records), path, options);
   timer.mark("validate", out.timings);
   return out;
 }

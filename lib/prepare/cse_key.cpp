@@ -45,18 +45,18 @@ class KeyWriter {
 // Writes one leaf (anything but a list). Node references are read from
 // `refs` (the node's inputs, which validation collected in this same order:
 // args pre-order, then kwargs by key), advancing `next`. Returns false on NaN.
-bool write_leaf(const proto::Arg& a, const std::vector<NodeId>& refs, size_t& next, KeyWriter& w) {
+bool write_leaf(const ArgView& a, const std::vector<NodeId>& refs, size_t& next, KeyWriter& w) {
   switch (a.kind_case()) {
-    case proto::Arg::kNode: {
+    case ArgView::kNode: {
       w.tag('N');
       w.ref(refs[next++]);
       break;
     }
-    case proto::Arg::kInt:
+    case ArgView::kInt:
       w.tag('I');
       w.i64(a.int_());
       break;
-    case proto::Arg::kFloat: {
+    case ArgView::kFloat: {
       double v = a.float_();
       if (std::isnan(v)) return false;
       if (v == 0.0) v = 0.0;  // -0.0 == 0.0 in Python
@@ -66,45 +66,45 @@ bool write_leaf(const proto::Arg& a, const std::vector<NodeId>& refs, size_t& ne
       w.i64(bits);
       break;
     }
-    case proto::Arg::kBool:
+    case ArgView::kBool:
       w.tag(a.bool_() ? 'T' : 'X');
       break;
-    case proto::Arg::kStr:
+    case ArgView::kStr:
       w.tag('S');
       w.text(a.str());
       break;
-    case proto::Arg::kNone:
+    case ArgView::kNone:
       w.tag('Z');
       break;
-    case proto::Arg::kList:  // write_arg's; never passed here
+    case ArgView::kList:  // write_arg's; never passed here
       break;
-    case proto::Arg::kDtype:
+    case ArgView::kDtype:
       w.tag('D');
       w.text(a.dtype());
       break;
-    case proto::Arg::kDevice:
+    case ArgView::kDevice:
       w.tag('V');
       w.text(a.device());
       break;
-    case proto::Arg::kRepr:
+    case ArgView::kRepr:
       w.tag('R');
       w.text(a.repr());
       break;
-    case proto::Arg::KIND_NOT_SET:
+    case ArgView::KIND_NOT_SET:
       w.tag('?');  // rejected by validation; kept distinct anyway
       break;
   }
   return true;
 }
 
-void write_list_header(const proto::Arg& a, KeyWriter& w) {
+void write_list_header(const ArgView& a, KeyWriter& w) {
   w.tag('L');
   w.u32(static_cast<uint32_t>(a.list().items_size()));
 }
 
-bool is_flat_list(const proto::Arg& a) {
-  for (const auto& item : a.list().items()) {
-    if (item.kind_case() == proto::Arg::kList) return false;
+bool is_flat_list(const ArgView& a) {
+  for (const ArgView item : a.list().items()) {
+    if (item.kind_case() == ArgView::kList) return false;
   }
   return true;
 }
@@ -113,48 +113,51 @@ bool is_flat_list(const proto::Arg& a) {
 // leaves (nearly every arg: refs, ints, shapes, tensor lists) is written
 // straight; only nested lists take the explicit stack, whose allocation per
 // arg was a third of the key's cost (callgrind, gpt2_124m).
-bool write_arg(const proto::Arg& root, const std::vector<NodeId>& refs, size_t& next, KeyWriter& w) {
-  if (root.kind_case() != proto::Arg::kList) return write_leaf(root, refs, next, w);
+bool write_arg(const ArgView& root, const std::vector<NodeId>& refs, size_t& next, KeyWriter& w) {
+  if (root.kind_case() != ArgView::kList) return write_leaf(root, refs, next, w);
   if (is_flat_list(root)) {
     write_list_header(root, w);
-    for (const auto& item : root.list().items()) {
+    for (const ArgView item : root.list().items()) {
       if (!write_leaf(item, refs, next, w)) return false;
     }
     return true;
   }
-  std::vector<const proto::Arg*> stack{&root};
+  std::vector<ArgView> stack{root};
   while (!stack.empty()) {
-    const proto::Arg& a = *stack.back();
+    const ArgView a = stack.back();
     stack.pop_back();
-    if (a.kind_case() != proto::Arg::kList) {
+    if (a.kind_case() != ArgView::kList) {
       if (!write_leaf(a, refs, next, w)) return false;
       continue;
     }
     write_list_header(a, w);
-    const auto& items = a.list().items();
-    for (int k = items.size() - 1; k >= 0; --k) stack.push_back(&items[k]);
+    // Pushed in reverse, so the items pop in order.
+    const size_t at = stack.size();
+    for (const ArgView item : a.list().items()) stack.push_back(item);
+    std::reverse(stack.begin() + static_cast<std::ptrdiff_t>(at), stack.end());
   }
   return true;
 }
 
 bool write_key(const Graph& g, NodeId id, KeyWriter& w) {
-  const proto::Node& pn = g.proto_node(id);
+  const NodeView pn = g.record(id);
   const std::vector<NodeId>& refs = g[id].inputs;
   size_t next = 0;
   w.text(pn.target());
   w.u32(static_cast<uint32_t>(pn.args_size()));
-  for (const auto& arg : pn.args()) {
+  for (const ArgView arg : pn.args()) {
     if (!write_arg(arg, refs, next, w)) return false;
   }
   // Kwargs by key: the order a map gives is not part of the identity.
-  std::vector<const std::string*> keys;
-  keys.reserve(pn.kwargs_size());
-  for (const auto& [k, v] : pn.kwargs()) keys.push_back(&k);
-  std::sort(keys.begin(), keys.end(), [](const std::string* a, const std::string* b) { return *a < *b; });
-  w.u32(static_cast<uint32_t>(keys.size()));
-  for (const std::string* k : keys) {
-    w.text(*k);
-    if (!write_arg(pn.kwargs().at(*k), refs, next, w)) return false;
+  // (Records list them by key already: sorting is a check.)
+  std::vector<std::pair<std::string_view, ArgView>> kwargs;
+  for (const KwargView kv : pn.kwargs()) kwargs.emplace_back(kv.first, kv.second);
+  const auto by_key = [](const auto& a, const auto& b) { return a.first < b.first; };
+  if (!std::is_sorted(kwargs.begin(), kwargs.end(), by_key)) std::sort(kwargs.begin(), kwargs.end(), by_key);
+  w.u32(static_cast<uint32_t>(kwargs.size()));
+  for (const auto& [k, v] : kwargs) {
+    w.text(k);
+    if (!write_arg(v, refs, next, w)) return false;
   }
   return true;
 }

@@ -3,7 +3,6 @@
 #include <stdexcept>
 #include <string>
 
-#include "graph/arena_graph.h"
 
 namespace pt {
 
@@ -33,14 +32,28 @@ bool reads_merged_node(const Node& n, const std::vector<NodeId>& kept_as) {
   return false;
 }
 
-// Moves node `id`'s proto into the overlay (a copy) unless it is there.
-proto::Node* own_proto(DerivedGraph& d, NodeId id) {
+// Changes node `id`'s record: parsed into a message, changed by `edit`, and
+// serialized into the overlay (replacing its earlier copy there, if any).
+template <typename Edit>
+void edit_record(DerivedGraph& d, NodeId id, const Edit& edit) {
   Node& n = d.graph.nodes[id];
-  if (n.proto_index < 0) return d.overlay->mutable_nodes(-1 - n.proto_index);
-  proto::Node* copy = d.overlay->add_nodes();
-  *copy = d.graph.message->nodes(n.proto_index);
-  n.proto_index = -d.overlay->nodes_size();
-  return copy;
+  proto::Node message = node_message(d.graph.record_bytes(id));
+  edit(message);
+  if (n.record_index < 0) {
+    d.overlay->set_message(static_cast<size_t>(-1 - n.record_index), message);
+  } else {
+    d.overlay->add_message(message);
+    n.record_index = -static_cast<int>(d.overlay->size());
+  }
+}
+
+template <typename NameOf>
+void rewrite_node_refs(DerivedGraph& d, const Graph& g, NodeId id, const std::vector<NodeId>& kept_as,
+                       const NameOf& name_of) {
+  edit_record(d, id, [&](proto::Node& pn) {
+    for (auto& arg : *pn.mutable_args()) rewrite_refs(g, &arg, kept_as, name_of);
+    for (auto& [key, arg] : *pn.mutable_kwargs()) rewrite_refs(g, &arg, kept_as, name_of);
+  });
 }
 
 // What both variants share: the header, the new ids, the name index remap.
@@ -51,9 +64,10 @@ struct Plan {
 
 DerivedGraph begin_derived(const Graph& g, const std::vector<bool>& keep, Plan& plan) {
   DerivedGraph d;
-  d.overlay = new_arena_graph();
+  d.overlay = std::make_shared<NodeRecords>();
   Graph& out = d.graph;
-  out.message = g.message;
+  out.header = g.header;
+  out.records = g.records;
   out.overlay = d.overlay;
   out.packets = g.packets;
   out.source = g.source;
@@ -82,7 +96,7 @@ void finish_derived(const Graph& g, const Plan& plan, const Map& map, DerivedGra
   for (NodeId o : g.outputs) out.outputs.push_back(o == kNoNode ? kNoNode : map(o));
   // As validation reads static_lifetime_input_indices: among the primals, in order.
   out.static_lifetime.assign(static_cast<size_t>(plan.count), false);
-  for (int64_t idx : g.message->static_lifetime_input_indices()) {
+  for (int64_t idx : g.header->static_lifetime_input_indices()) {
     if (idx < 0 || idx >= static_cast<int64_t>(out.primals.size())) throw std::logic_error("prepare: a primal was removed");
     out.static_lifetime[out.primals[static_cast<size_t>(idx)]] = true;
   }
@@ -116,11 +130,7 @@ DerivedGraph derive_graph(const Graph& g, const std::vector<bool>& keep, const s
     if (n.input_kind == InputKind::Primal) out.primals.push_back(plan.new_id[id]);
     const bool rewrite = reads_merged_node(g[id], kept_as);
     out.nodes.push_back(std::move(n));
-    if (rewrite) {
-      proto::Node* pn = own_proto(d, plan.new_id[id]);
-      for (auto& arg : *pn->mutable_args()) rewrite_refs(g, &arg, kept_as, name_of);
-      for (auto& [key, arg] : *pn->mutable_kwargs()) rewrite_refs(g, &arg, kept_as, name_of);
-    }
+    if (rewrite) rewrite_node_refs(d, g, plan.new_id[id], kept_as, name_of);
   }
   finish_derived(g, plan, map, d);
   return d;
@@ -151,11 +161,7 @@ DerivedGraph derive_graph_consuming(Graph& g, const std::vector<bool>& keep, con
   g.nodes.resize(static_cast<size_t>(plan.count));  // capacity kept: shrinking would copy them all
   out.nodes = std::move(g.nodes);
   g.nodes = {};
-  for (NodeId nid : rewritten) {
-    proto::Node* pn = own_proto(d, nid);
-    for (auto& arg : *pn->mutable_args()) rewrite_refs(g, &arg, kept_as, name_of);
-    for (auto& [key, arg] : *pn->mutable_kwargs()) rewrite_refs(g, &arg, kept_as, name_of);
-  }
+  for (NodeId nid : rewritten) rewrite_node_refs(d, g, nid, kept_as, name_of);
   finish_derived(g, plan, map, d);
   g.outputs = {};
   g.primals = {};
@@ -165,7 +171,7 @@ DerivedGraph derive_graph_consuming(Graph& g, const std::vector<bool>& keep, con
 
 void set_recompute_tag(DerivedGraph& d, NodeId id, Recompute tag, const std::string& text) {
   d.graph.nodes[id].recompute = tag;
-  own_proto(d, id)->set_recompute(text);
+  edit_record(d, id, [&](proto::Node& pn) { pn.set_recompute(text); });
 }
 
 }  // namespace pt

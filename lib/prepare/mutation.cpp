@@ -70,9 +70,8 @@ bool is_mutation_node(const Graph& g, NodeId id) {
     return n.is_mutable;
   }
   if (name_looks_mutating(last_component(n.target))) return true;
-  const auto& kwargs = g.proto_node(id).kwargs();
-  auto out = kwargs.find("out");
-  return out != kwargs.end() && out->second.kind_case() != proto::Arg::kNone;
+  const auto out = g.record(id).kwarg("out");
+  return out && out->kind_case() != ArgView::kNone;
 }
 
 bool returns_first_arg_storage(const Node& n) {

@@ -24,8 +24,8 @@ std::vector<NodeId> tensor_outputs(const Graph& g, const std::vector<bool>& pres
 
 // The node passed as args[0], if it is a node reference.
 NodeId first_arg_node(const Graph& g, NodeId id) {
-  const auto& pn = g.proto_node(id);
-  if (pn.args_size() == 0 || pn.args(0).kind_case() != proto::Arg::kNode) return kNoNode;
+  const auto& pn = g.record(id);
+  if (pn.args_size() == 0 || pn.args(0).kind_case() != ArgView::kNode) return kNoNode;
   return g[id].positional_inputs.empty() ? kNoNode : g[id].positional_inputs.front();
 }
 
@@ -48,13 +48,13 @@ std::vector<bool> by_storage_ids(const Graph& g, const std::vector<bool>& presen
   std::unordered_set<int64_t> storages;
   std::vector<bool> alias(static_cast<size_t>(g.size()), false);
   for (NodeId out : tensor_outputs(g, present)) {
-    const auto& t = g.proto_node(out).val().tensor();
+    const auto& t = g.record(out).val().tensor();
     if (t.has_storage()) storages.insert(t.storage());
     alias[out] = true;
   }
   for (NodeId id = 0; id < g.size(); ++id) {
     if (!present[id] || !is_tensor(g[id])) continue;
-    const auto& t = g.proto_node(id).val().tensor();
+    const auto& t = g.record(id).val().tensor();
     if (t.has_storage() && storages.count(t.storage())) alias[id] = true;
   }
   return alias;
@@ -109,7 +109,7 @@ std::vector<bool> by_structure(const Graph& g, const std::vector<bool>& present,
 
 std::vector<bool> aliases_output(const Graph& g, const std::vector<bool>& present, const OpClasses& ops) {
   for (NodeId id = 0; id < g.size(); ++id) {
-    if (present[id] && is_tensor(g[id]) && g.proto_node(id).val().tensor().has_storage()) {
+    if (present[id] && is_tensor(g[id]) && g.record(id).val().tensor().has_storage()) {
       return by_storage_ids(g, present);
     }
   }

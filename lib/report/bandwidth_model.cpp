@@ -192,7 +192,7 @@ class PassCoster {
       if (attention) {
         flop_s = *attention;
       } else {
-        const auto& out_val = g_.proto_node(roots.front()).val();
+        const auto& out_val = g_.record(roots.front()).val();
         const bool fp32 = out_val.has_tensor() && out_val.tensor().dtype() == "float32";
         flop_s = static_cast<double>(ke.flops) / ((fp32 ? device_.fp32_flops_per_second : device_.flops_per_second) *
                                                   (derate ? device_.matmul_efficiency : 1.0));

@@ -23,12 +23,13 @@ std::string escaped(const std::string& s) {
 std::string node_id(NodeId id) { return "n" + std::to_string(id); }
 
 std::string value_text(const Graph& g, NodeId id) {
-  const auto& pn = g.proto_node(id);
+  const auto& pn = g.record(id);
   if (pn.val().has_tensor()) {
     const auto& t = pn.val().tensor();
-    return shape_text({t.shape().begin(), t.shape().end()}) + " " + t.dtype() + " " + human_bytes(g[id].size_bytes);
+    return shape_text({t.shape().begin(), t.shape().end()}) + " " + std::string(t.dtype()) + " " +
+           human_bytes(g[id].size_bytes);
   }
-  if (pn.val().has_sym()) return "sym " + pn.val().sym().expr();
+  if (pn.val().has_sym()) return "sym " + std::string(pn.val().sym().expr());
   return "";
 }
 
@@ -117,7 +118,7 @@ void write_dot(std::ostream& out, const Graph& g, const PartitionResult& r, cons
   for (NodeId id : sel.nodes) shown[id] = true;
 
   out << "digraph partition {\n";
-  out << "  label=\"" << escaped(g.message->name());
+  out << "  label=\"" << escaped(g.header->name());
   if (sel.around != kNoNode) out << ": " << sel.nodes.size() << " nodes within " << sel.depth << " of " << escaped(std::string(g[sel.around].name));
   out << "\"; labelloc=t; rankdir=TB;\n  node [fontname=\"Helvetica\", fontsize=10];\n"
          "  edge [color=\"#555555\", arrowsize=0.6];\n";

@@ -9,7 +9,7 @@ namespace pt {
 namespace {
 
 bool has_tag(const Graph& g, NodeId id, std::string_view tag) {
-  for (const auto& t : g.proto_node(id).op_tags()) {
+  for (const std::string_view t : g.record(id).op_tags()) {
     if (t == tag) return true;
   }
   return false;
@@ -344,17 +344,17 @@ class Grouper {
       w = 1;
     } else {
       int numbers = 0;
-      for (const auto& a : g_.proto_node(id).args()) numbers += count_numbers(a);
+      for (const ArgView a : g_.record(id).args()) numbers += count_numbers(a);
       w = static_cast<int8_t>(std::min(1 + numbers, 100));
     }
     return w;
   }
 
-  static int count_numbers(const proto::Arg& a) {
-    if (a.kind_case() == proto::Arg::kInt || a.kind_case() == proto::Arg::kFloat) return 1;
-    if (a.kind_case() != proto::Arg::kList) return 0;
+  static int count_numbers(const ArgView& a) {
+    if (a.kind_case() == ArgView::kInt || a.kind_case() == ArgView::kFloat) return 1;
+    if (a.kind_case() != ArgView::kList) return 0;
     int n = 0;
-    for (const auto& item : a.list().items()) n += count_numbers(item);
+    for (const ArgView item : a.list().items()) n += count_numbers(item);
     return n;
   }
 

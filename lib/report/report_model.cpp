@@ -46,7 +46,7 @@ SavedRow saved_row(const Graph& g, const PartitionResult& r, NodeId id) {
   SavedRow row;
   row.name = g[id].name;
   row.bytes = g[id].size_bytes;
-  const auto& pn = g.proto_node(id);
+  const auto& pn = g.record(id);
   if (pn.val().has_tensor()) {
     row.dtype = pn.val().tensor().dtype();
     row.shape.assign(pn.val().tensor().shape().begin(), pn.val().tensor().shape().end());

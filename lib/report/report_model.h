@@ -94,7 +94,7 @@ struct ReportModel {
 // is partitioned (partition_joint_releasing) and still report it.
 struct JointSummary {
   JointSummary(const Graph& joint)  // NOLINT(google-explicit-constructor)
-      : name(joint.message->name()), source(joint.source), nodes(joint.size()) {}
+      : name(joint.header->name()), source(joint.source), nodes(joint.size()) {}
   std::string name, source;
   int64_t nodes = 0;
 };

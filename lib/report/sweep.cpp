@@ -105,7 +105,7 @@ SweepResult run_sweep(const Graph& joint, const Settings& base, const std::strin
     settings.back().set(key, v);
   }
   SweepResult out;
-  out.graph = joint.message->name();
+  out.graph = joint.header->name();
   out.key = key;
   out.device = device.name;
   // Preparation reads only `cse` among the scalar keys.

@@ -82,10 +82,10 @@ TEST_CASE("inputs and outputs are as AOTAutograd lays them out") {
     const pt::NodeId primal = g.primals[k - 1];
     REQUIRE(grad != pt::kNoNode);
     INFO("gradient of " << g[primal].name << " is " << g[grad].name);
-    const auto& gs = g.proto_node(grad).val().tensor().shape();
-    const auto& ps = g.proto_node(primal).val().tensor().shape();
+    const auto& gs = g.record(grad).val().tensor().shape();
+    const auto& ps = g.record(primal).val().tensor().shape();
     CHECK(std::vector<int64_t>(gs.begin(), gs.end()) == std::vector<int64_t>(ps.begin(), ps.end()));
-    CHECK(g.proto_node(grad).val().tensor().dtype() == g.proto_node(primal).val().tensor().dtype());
+    CHECK(g.record(grad).val().tensor().dtype() == g.record(primal).val().tensor().dtype());
   }
   CHECK(!g.static_lifetime[g.primals[0]]);
   for (size_t k = 1; k < g.primals.size(); ++k) CHECK(g.static_lifetime[g.primals[k]]);
@@ -97,7 +97,7 @@ TEST_CASE("forward and backward nodes carry partitioner tags and operator tags")
   for (pt::NodeId id = 0; id + 1 < g.size(); ++id) {
     forward += g[id].tag == pt::PartitionerTag::IsForward;
     backward += g[id].tag == pt::PartitionerTag::IsBackward;
-    for (const auto& t : g.proto_node(id).op_tags()) {
+    for (const auto& t : g.record(id).op_tags()) {
       pointwise += t == "pointwise";
       reduction += t == "reduction";
     }
@@ -131,7 +131,7 @@ TEST_CASE("--checkpoint tags each block's region, matmuls MUST_SAVE, residual ad
   // The residual stream: adds whose module is the block itself stay outside the region.
   int residual = 0;
   for (pt::NodeId id = 0; id < g.size(); ++id) {
-    if (g[id].packet == "aten.add" && g.proto_node(id).module_path() == "L['m'].blocks.0") {
+    if (g[id].packet == "aten.add" && g.record(id).module_path() == "L['m'].blocks.0") {
       ++residual;
       CHECK(g[id].recompute == pt::Recompute::None);
     }

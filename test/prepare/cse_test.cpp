@@ -81,7 +81,7 @@ TEST_CASE("CSE compares the full target, nested lists and kwargs, after substitu
   const pt::Node& c3 = g[g.find("c3")];
   REQUIRE(c3.inputs.size() == 1);
   CHECK(g[c3.inputs[0]].name == "s1");
-  CHECK(g.proto_node(g.find("cat")).args(0).list().items(1).node() == "c1");
+  CHECK(g.record(g.find("cat")).args(0).list().items(1).node() == "c1");
 }
 
 TEST_CASE("CSE is off with the setting cse=false") {

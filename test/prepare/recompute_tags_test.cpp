@@ -45,7 +45,7 @@ TEST_CASE("checkpoint clean-up stashes the boundary between adjacent ac_graph_id
   CHECK(names(r.must_save) == std::vector<std::string>{"a2"});
   const pt::Graph& g = r.graph;
   CHECK(g[g.find("a2")].recompute == pt::Recompute::MustSave);
-  CHECK(g.proto_node(g.find("a2")).recompute() == "MUST_SAVE");
+  CHECK(g.record(g.find("a2")).recompute() == "MUST_SAVE");
   CHECK(g[g.find("b1")].recompute == pt::Recompute::MustRecompute);
 }
 

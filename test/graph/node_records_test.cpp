@@ -1,0 +1,362 @@
+// graph/node_records.h, node_view.h, wire_canonical.h: a binary graph read
+// as records accepts exactly what protobuf accepts, every stored record is
+// protobuf's deterministic serialization of the node protobuf parses, and
+// the views read the values the generated message reads.
+#include <doctest/doctest.h>
+
+#include <cstring>
+#include <fstream>
+#include <memory>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/stubs/logging.h>
+
+#include "graph/graph_io.h"
+#include "graph/node_records.h"
+#include "graph/node_view.h"
+#include "graph/wire_canonical.h"
+
+namespace {
+
+using pt::ArgView;
+using pt::ValueView;
+namespace proto = pt::proto;
+
+std::string read_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// protobuf's verdict and message, with the recursion limit graph_io uses.
+bool protobuf_parse(const std::string& bytes, proto::Graph& out) {
+  google::protobuf::io::CodedInputStream in(reinterpret_cast<const uint8_t*>(bytes.data()),
+                                            static_cast<int>(bytes.size()));
+  in.SetRecursionLimit(64);
+  return out.ParseFromCodedStream(&in) && in.ConsumedEntireMessage();
+}
+
+bool records_parse(const std::string& bytes, unsigned threads, pt::GraphRecords& out) {
+  auto owner = std::make_shared<std::string>(bytes);
+  return pt::parse_graph_records(*owner, owner, threads, out, 1);
+}
+
+std::string header_bytes(const proto::Graph& g) {
+  proto::Graph h = g;
+  h.clear_nodes();
+  return pt::serialize_message(h, pt::Format::Binary);
+}
+
+// The records are the reference's nodes, serialized; the header its other fields.
+void check_same_graph(const pt::GraphRecords& r, const proto::Graph& reference) {
+  REQUIRE(r.nodes->size() == static_cast<size_t>(reference.nodes_size()));
+  for (int k = 0; k < reference.nodes_size(); ++k) {
+    INFO("node " << k);
+    CHECK(r.nodes->bytes(static_cast<size_t>(k)) == pt::serialize_node(reference.nodes(k)));
+  }
+  CHECK(header_bytes(*r.header) == header_bytes(reference));
+}
+
+void check_arg(const proto::Arg& m, const ArgView& v) {
+  REQUIRE(static_cast<int>(v.kind_case()) == static_cast<int>(m.kind_case()));
+  CHECK(v.node() == m.node());
+  CHECK(v.int_() == m.int_());
+  CHECK(v.bool_() == m.bool_());
+  CHECK(v.str() == m.str());
+  CHECK(v.none() == m.none());
+  CHECK(v.dtype() == m.dtype());
+  CHECK(v.device() == m.device());
+  CHECK(v.repr() == m.repr());
+  if (m.kind_case() == proto::Arg::kFloat) {
+    const double a = m.float_(), b = v.float_();
+    CHECK(std::memcmp(&a, &b, sizeof a) == 0);  // bit for bit (-0.0, NaN payloads)
+  }
+  if (m.has_list()) {
+    REQUIRE(v.list().items_size() == m.list().items_size());
+    int k = 0;
+    for (const ArgView item : v.list().items()) check_arg(m.list().items(k++), item);
+  }
+}
+
+void check_tensor(const proto::TensorMeta& m, const pt::TensorView& v) {
+  CHECK(std::vector<int64_t>(v.shape().begin(), v.shape().end()) == std::vector<int64_t>(m.shape().begin(), m.shape().end()));
+  CHECK(std::vector<int64_t>(v.stride().begin(), v.stride().end()) ==
+        std::vector<int64_t>(m.stride().begin(), m.stride().end()));
+  CHECK(v.shape_size() == m.shape_size());
+  CHECK(v.dtype() == m.dtype());
+  CHECK(v.device() == m.device());
+  REQUIRE(v.shape_expr_size() == m.shape_expr_size());
+  int k = 0;
+  for (std::string_view e : v.shape_expr()) CHECK(e == m.shape_expr(k++));
+  REQUIRE(v.stride_expr_size() == m.stride_expr_size());
+  k = 0;
+  for (std::string_view e : v.stride_expr()) CHECK(e == m.stride_expr(k++));
+  CHECK(v.has_storage() == m.has_storage());
+  CHECK(v.storage() == m.storage());
+  CHECK(v.storage_offset() == m.storage_offset());
+  CHECK(v.storage_offset_expr() == m.storage_offset_expr());
+}
+
+void check_value(const proto::Value& m, const ValueView& v) {
+  REQUIRE(static_cast<int>(v.kind_case()) == static_cast<int>(m.kind_case()));
+  if (m.has_tensor()) check_tensor(m.tensor(), v.tensor());
+  if (m.has_sym()) {
+    CHECK(v.sym().kind() == m.sym().kind());
+    CHECK(v.sym().expr() == m.sym().expr());
+    CHECK(v.sym().hint() == m.sym().hint());
+  }
+  CHECK(v.opaque() == m.opaque());
+  if (m.has_tuple()) {
+    REQUIRE(v.tuple().items_size() == m.tuple().items_size());
+    int k = 0;
+    for (const ValueView item : v.tuple().items()) check_value(m.tuple().items(k++), item);
+  }
+}
+
+// Both views of a record read what the message reads.
+template <typename View>
+void check_node(const proto::Node& m, const View& v) {
+  CHECK(v.name() == m.name());
+  CHECK(v.op() == m.op());
+  CHECK(v.target() == m.target());
+  REQUIRE(v.args_size() == m.args_size());
+  int k = 0;
+  for (const ArgView a : v.args()) check_arg(m.args(k++), a);
+  REQUIRE(v.kwargs_size() == m.kwargs_size());
+  for (const pt::KwargView kv : v.kwargs()) {
+    const auto it = m.kwargs().find(std::string(kv.first));
+    REQUIRE(it != m.kwargs().end());
+    check_arg(it->second, kv.second);
+    REQUIRE(v.kwarg(kv.first).has_value());
+  }
+  CHECK_FALSE(v.kwarg("no such kwarg").has_value());
+  CHECK(v.has_val() == m.has_val());
+  if (m.has_val()) check_value(m.val(), v.val());
+  std::vector<std::string> tags;
+  for (std::string_view t : v.op_tags()) tags.emplace_back(t);
+  CHECK(tags == std::vector<std::string>(m.op_tags().begin(), m.op_tags().end()));
+  CHECK(v.mutable_() == m.mutable_());
+  CHECK(v.recompute() == m.recompute());
+  CHECK(v.has_ac_graph_id() == m.has_ac_graph_id());
+  CHECK(v.ac_graph_id() == m.ac_graph_id());
+  CHECK(v.partitioner_tag() == m.partitioner_tag());
+  CHECK(v.module_path() == m.module_path());
+  CHECK(v.impure() == m.impure());
+  CHECK(v.has_backward_hook() == m.has_backward_hook());
+  CHECK(v.has_memory_budget() == m.has_memory_budget());
+  CHECK(v.memory_budget() == m.memory_budget());
+}
+
+// A node using every field of the schema.
+proto::Node full_node() {
+  proto::Node n;
+  n.set_name("cat");
+  n.set_op("call_function");
+  n.set_target("aten.cat.default");
+  auto* list = n.add_args()->mutable_list();
+  list->add_items()->set_node("a");
+  list->add_items()->set_node("b");
+  auto* nested = list->add_items()->mutable_list();
+  nested->add_items()->set_int_(-3);
+  nested->add_items()->set_float_(-0.0);
+  n.add_args()->set_int_(1);
+  n.add_args()->set_bool_(false);
+  n.add_args()->set_none(true);
+  n.add_args()->set_str("");
+  n.add_args()->set_dtype("bfloat16");
+  n.add_args()->set_device("cuda:0");
+  n.add_args()->set_repr("torch.strided");
+  (*n.mutable_kwargs())["out"].set_node("o");
+  (*n.mutable_kwargs())["dim"].set_int_(0);
+  (*n.mutable_kwargs())[""].set_bool_(true);
+  auto* t = n.mutable_val()->mutable_tensor();
+  for (int64_t d : {4, 0, 50257}) t->add_shape(d);
+  for (int64_t s : {50257, 50257, 1}) t->add_stride(s);
+  t->set_dtype("float32");
+  t->set_device("cuda:0");
+  for (const char* e : {"s0", "0", "50257"}) t->add_shape_expr(e);
+  t->set_storage(0);
+  t->set_storage_offset(-7);
+  t->add_stride_expr("s0*2");
+  t->set_storage_offset_expr("s1");
+  n.add_op_tags("pointwise");
+  n.add_op_tags("");
+  n.set_mutable_(true);
+  n.set_recompute("MUST_SAVE");
+  n.set_ac_graph_id(0);
+  n.set_partitioner_tag("is_backward");
+  n.set_module_path("L['m'].fc");
+  n.set_impure(true);
+  n.set_has_backward_hook(true);
+  n.set_memory_budget(0.5);
+  return n;
+}
+
+std::string with_nodes(const std::vector<std::string>& records) {
+  std::string out;
+  for (const std::string& r : records) {
+    out.push_back('\x12');
+    std::string len;
+    uint64_t v = r.size();
+    do {
+      len.push_back(static_cast<char>((v & 0x7f) | (v >= 0x80 ? 0x80 : 0)));
+      v >>= 7;
+    } while (v != 0);
+    out += len + r;
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("corpus graphs: every record is canonical, kept as it arrived, and read as protobuf reads it") {
+  for (const char* name : {"gpt2_124m", "linear_ce", "mlp_dynamic", "resnet18", "sac_mlp", "gpt2_dropout_l2"}) {
+    INFO(name);
+    const std::string bytes = read_bytes(std::string(PT_TEST_DIR) + "/corpus/" + name + ".pb");
+    proto::Graph reference;
+    REQUIRE(protobuf_parse(bytes, reference));
+    for (unsigned threads : {1u, 2u}) {
+      pt::GraphRecords r;
+      REQUIRE(records_parse(bytes, threads, r));
+      check_same_graph(r, reference);
+      for (size_t k = 0; k < r.nodes->size(); ++k) {
+        CHECK(pt::wire::is_canonical_node(r.nodes->bytes(k)));
+        // Views into the input itself, not copies.
+        CHECK(r.nodes->bytes(k).data() != nullptr);
+      }
+    }
+    pt::GraphRecords r;
+    REQUIRE(records_parse(bytes, 1, r));
+    for (int k = 0; k < reference.nodes_size(); ++k) {
+      check_node(reference.nodes(k), r.nodes->view(static_cast<size_t>(k)));
+      check_node(reference.nodes(k), r.nodes->fields(static_cast<size_t>(k)));
+    }
+  }
+}
+
+TEST_CASE("a node using every field: canonical, and both views read every value") {
+  const proto::Node n = full_node();
+  const std::string record = pt::serialize_node(n);
+  CHECK(pt::wire::is_canonical_node(record));
+  check_node(n, pt::NodeView(record));
+  check_node(n, pt::NodeFields(record));
+  // Kwargs come sorted by key, as deterministic serialization writes them.
+  std::vector<std::string> keys;
+  for (const pt::KwargView kv : pt::NodeView(record).kwargs()) keys.emplace_back(kv.first);
+  CHECK(keys == std::vector<std::string>{"", "dim", "out"});
+}
+
+TEST_CASE("non-canonical records are re-serialized by protobuf, and read as it reads them") {
+  const std::string canonical = pt::serialize_node(full_node());
+  proto::Node tail;
+  tail.set_module_path("later");
+  proto::Node zero;
+  zero.set_name("z");
+  zero.mutable_val()->mutable_tensor()->set_dtype("float32");
+  // Variants protobuf accepts but does not write itself.
+  std::vector<std::string> variants = {
+      canonical + pt::serialize_node(tail),               // a singular field twice (the last wins)
+      pt::serialize_node(tail) + canonical,               // fields out of order
+      canonical + std::string("\xa8\x06\x01", 3),         // an unknown field (101)
+      canonical + std::string("\x08\x05", 2),             // field 1 (name) with the varint wire type
+      canonical + std::string("\x40\x00", 2),             // mutable = false written out
+      canonical + std::string("\x40\x02", 2),             // a bool written as 2
+      std::string("\x0a\x04na\xc3\xa9", 6),                // a non-ASCII (valid UTF-8) name
+      std::string("\x0a\x80\x00", 3),                      // a length in two bytes (empty name)
+      std::string("\x0a\x81\x00x", 4),                     // name "x" with its length in two bytes
+      std::string("\x0a\x01x\x22\x03\x10\x87\x00", 8),     // args[0].int = 7 in two bytes
+      // val.tensor.shape unpacked: Value{tensor{shape: 2 (varint), shape: 3}}
+      std::string("\x0a\x01x\x32\x06\x0a\x04\x08\x02\x08\x03", 11),
+      // kwargs out of key order: {"b": none, "a": none}
+      std::string("\x0a\x01x\x2a\x07\x0a\x01" "b" "\x12\x02\x30\x01\x2a\x07\x0a\x01" "a" "\x12\x02\x30\x01", 21),
+      // an Arg with two members of its oneof (int, then str: the last wins)
+      std::string("\x0a\x01x\x22\x05\x10\x07\x2a\x01y", 10),
+  };
+  for (size_t i = 0; i < variants.size(); ++i) {
+    INFO("variant " << i);
+    const std::string& record = variants[i];
+    CHECK_FALSE(pt::wire::is_canonical_node(record));
+    const std::string bytes = with_nodes({record, pt::serialize_node(zero)});
+    proto::Graph reference;
+    REQUIRE(protobuf_parse(bytes, reference));
+    pt::GraphRecords r;
+    REQUIRE(records_parse(bytes, 1, r));
+    check_same_graph(r, reference);
+    check_node(reference.nodes(0), r.nodes->view(0));
+    check_node(reference.nodes(0), r.nodes->fields(0));
+  }
+}
+
+TEST_CASE("invalid records are rejected as protobuf rejects them") {
+  const google::protobuf::LogSilencer quiet;
+  const std::vector<std::string> invalid = {
+      std::string("\x0a\x02\xff\xfe", 4),      // a name that is not UTF-8
+      std::string("\x0a\x05" "ab", 4),          // a field longer than the record
+      std::string("\x10", 1),                   // a truncated varint field
+      std::string("\x00\x01", 2),               // tag 0
+      std::string("\x0b", 1),                   // an unclosed group
+  };
+  for (size_t i = 0; i < invalid.size(); ++i) {
+    INFO("record " << i);
+    const std::string bytes = with_nodes({invalid[i]});
+    proto::Graph reference;
+    REQUIRE_FALSE(protobuf_parse(bytes, reference));
+    pt::GraphRecords r;
+    CHECK_FALSE(records_parse(bytes, 1, r));
+  }
+  // Nesting past protobuf's recursion limit (64 levels from the graph).
+  proto::Node deep;
+  deep.set_name("d");
+  proto::Arg* a = deep.add_args();
+  for (int level = 0; level < 40; ++level) a = a->mutable_list()->add_items();
+  a->set_int_(1);
+  const std::string bytes = with_nodes({pt::serialize_node(deep)});
+  proto::Graph reference;
+  const bool accepted = protobuf_parse(bytes, reference);
+  CHECK_FALSE(accepted);
+  pt::GraphRecords r;
+  CHECK(records_parse(bytes, 1, r) == accepted);
+}
+
+TEST_CASE("mutated graphs: accepted exactly when protobuf accepts them, with protobuf's nodes") {
+  // Byte changes, insertions and deletions of real graphs (fixed seed).
+  const google::protobuf::LogSilencer quiet;  // protobuf logs each string that is not UTF-8
+  std::mt19937 rng(20261130);
+  int accepted = 0, rejected = 0;
+  for (const char* name : {"linear_ce", "mlp_dynamic"}) {
+    const std::string original = read_bytes(std::string(PT_TEST_DIR) + "/corpus/" + name + ".pb");
+    for (int round = 0; round < 1500; ++round) {
+      std::string bytes = original;
+      const int edits = 1 + static_cast<int>(rng() % 3);
+      for (int e = 0; e < edits; ++e) {
+        const size_t at = rng() % bytes.size();
+        const auto byte = static_cast<char>(rng() % 256);
+        switch (rng() % 3) {
+          case 0: bytes[at] = byte; break;
+          case 1: bytes.insert(bytes.begin() + static_cast<std::ptrdiff_t>(at), byte); break;
+          default: bytes.erase(at, 1); break;
+        }
+      }
+      INFO(name << " round " << round);
+      proto::Graph reference;
+      const bool ok = protobuf_parse(bytes, reference);
+      pt::GraphRecords r;
+      REQUIRE(records_parse(bytes, 1 + static_cast<unsigned>(round % 2), r) == ok);
+      if (!ok) {
+        ++rejected;
+        continue;
+      }
+      ++accepted;
+      check_same_graph(r, reference);
+      for (int k = 0; k < reference.nodes_size(); ++k) check_node(reference.nodes(k), r.nodes->view(static_cast<size_t>(k)));
+    }
+  }
+  // Both outcomes were exercised.
+  CHECK(accepted > 100);
+  CHECK(rejected > 100);
+}
