@@ -33,7 +33,7 @@ struct FieldSpec {
   Msg message = Msg::Node;  // Message / MessageRepeated
 };
 
-FieldSpec spec(Msg m, uint32_t number) {
+constexpr FieldSpec spec(Msg m, uint32_t number) {
   using K = Kind;
   switch (m) {
     case Msg::Node:
@@ -92,7 +92,25 @@ FieldSpec spec(Msg m, uint32_t number) {
   return {};
 }
 
-WireType wire_type(Kind k) {
+// spec() as a table (field numbers of the schema are below 16): the check
+// looks a field up per field of every record.
+constexpr int kMessages = 8, kNumbers = 16;
+struct SpecTable {
+  FieldSpec at[kMessages][kNumbers];
+};
+constexpr SpecTable make_specs() {
+  SpecTable t{};
+  for (int m = 0; m < kMessages; ++m) {
+    for (int n = 0; n < kNumbers; ++n) t.at[m][n] = spec(static_cast<Msg>(m), static_cast<uint32_t>(n));
+  }
+  return t;
+}
+constexpr SpecTable kSpecs = make_specs();
+FieldSpec lookup(Msg m, uint32_t number) {
+  return number < kNumbers ? kSpecs.at[static_cast<int>(m)][number] : FieldSpec{};
+}
+
+constexpr WireType wire_type(Kind k) {
   switch (k) {
     case Kind::Int64: case Kind::Int64Explicit: case Kind::Bool: case Kind::BoolOneof: return kVarint;
     case Kind::DoubleExplicit: return kFixed64;
@@ -161,7 +179,7 @@ bool check(Msg m, std::string_view bytes, int depth) {
     if (!read_minimal_varint(p, end, tag) || tag > UINT32_MAX) return false;
     const auto number = static_cast<uint32_t>(tag >> 3);
     const auto type = static_cast<WireType>(tag & 7);
-    const FieldSpec s = spec(m, number);
+    const FieldSpec s = lookup(m, number);
     if (s.kind == Kind::None || type != wire_type(s.kind)) return false;  // unknown to the schema
     const bool repeats = s.kind == Kind::StringRepeated || s.kind == Kind::MessageRepeated ||
                          s.kind == Kind::KwargsEntry;

@@ -140,7 +140,9 @@ bool write_arg(const ArgView& root, const std::vector<NodeId>& refs, size_t& nex
 }
 
 bool write_key(const Graph& g, NodeId id, KeyWriter& w) {
-  const NodeView pn = g.record(id);
+  // Every field it reads in one pass (the lazy view scanned the record once
+  // per accessor: four times).
+  const NodeFields pn(g.record_bytes(id));
   const std::vector<NodeId>& refs = g[id].inputs;
   size_t next = 0;
   w.text(pn.target());
