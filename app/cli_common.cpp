@@ -19,8 +19,7 @@ Format resolve_format(const std::string& path, const std::optional<std::string>&
 Graph load_graph(const std::string& path, const std::optional<std::string>& format_name,
                  const ValidateOptions& limits) {
   const Format format = resolve_format(path, format_name);
-  std::shared_ptr<const proto::Graph> message = read_graph(path, format, limits.threads);
-  return validate(std::move(message), path, limits);
+  return validate(read_graph_records(path, format, limits.threads), path, limits);
 }
 
 void add_load_options(CLI::App& app, ValidateOptions& limits) {

@@ -8,7 +8,8 @@
 Tables:
   corpus   whole-process wall time, CPU time and peak RSS for every graph in
            test/corpus/*.pb and test/corpus/scale/*.pb (median of --repeat runs),
-           with the parse stage alone and the ratio whole/parse;
+           with the tool's read stages (parse + validate), protobuf's parse of
+           the same file alone (pt_bench ProtobufParse) and the ratios;
   stages   the stage breakdown of the same runs (the JSON report's timings);
   flow     on the identical flow network (PyTorch's *.flow.dimacs): networkx
            minimum_cut (bench/networkx_mincut.py, run with /usr/bin/python3),
@@ -95,6 +96,32 @@ def report_facts(path):
     return json.loads(out)
 
 
+def protobuf_parse_seconds(bench, graphs):
+    """Median seconds protobuf takes to parse each .pb (pt_bench's
+    ProtobufParse: graph_io's read_graph, on every core, in a process of its
+    own), keyed by path; {} without pt_bench. Files of 8 MiB or more are
+    parsed with glibc's huge-page heap, as the tool runs them
+    (app/malloc_tuning.cpp)."""
+    if not bench or not os.path.exists(bench):
+        return {}
+    out = {}
+    for graph in graphs:
+        path = os.path.join(ROOT, graph)
+        name = os.path.basename(graph)[:-len(".pb")]
+        env = dict(os.environ, PT_BENCH_GRAPHS=path)
+        if os.path.getsize(path) >= 8 << 20:
+            env["GLIBC_TUNABLES"] = "glibc.malloc.hugetlb=1"
+        run = subprocess.run([bench, "--benchmark_filter=^ProtobufParse/%s$" % name, "--benchmark_format=json",
+                              "--benchmark_repetitions=3", "--benchmark_report_aggregates_only=true"],
+                             capture_output=True, text=True, cwd=ROOT, env=env)
+        if run.returncode != 0:
+            continue
+        for b in json.loads(run.stdout)["benchmarks"]:
+            if b.get("aggregate_name") == "median":
+                out[graph] = b["real_time"] * {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1}[b["time_unit"]]
+    return out
+
+
 def partition_runs(tool, graph, repeat, work):
     """Whole-process medians (wall, CPU, peak RSS), the median of each
     stage's timing, one report's facts, and the median system time."""
@@ -110,16 +137,22 @@ def partition_runs(tool, graph, repeat, work):
 def table_corpus(args):
     print("### Whole process on the corpus (`partition_tool --input G --report-json R`)\n")
     print("%s; %s; median of %d runs.\n" % (machine(), load(), args.repeat))
-    print("| graph | nodes | wall ms | CPU ms | peak RSS MB | parse ms | whole / parse |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+    print("Read = the tool's parse and validate stages (the file to its indexed graph); protobuf parse = "
+          "the same file parsed into protobuf's messages alone, in a process of its own (pt_bench).\n")
+    print("| graph | nodes | wall ms | CPU ms | peak RSS MB | read ms | protobuf parse ms | whole / read | "
+          "whole / protobuf parse |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     results = {}
-    for graph in corpus_graphs():
+    graphs = corpus_graphs()
+    protobuf = protobuf_parse_seconds(args.bench, graphs)
+    for graph in graphs:
         wall, cpu, rss, stages, report, _ = partition_runs(args.tool, graph, args.repeat, args.work)
         results[graph] = (wall, cpu, rss, stages, report)
-        parse = stages.get("parse", float("nan"))
-        print("| %s | %d | %s | %s | %.1f | %s | %.1f |" % (
-            graph.replace("test/corpus/", ""), report["nodes"]["input"], ms(wall), ms(cpu), rss, ms(parse),
-            wall / parse if parse > 0 else float("nan")))
+        read = stages.get("parse", float("nan")) + stages.get("validate", float("nan"))
+        pb = protobuf.get(graph, float("nan"))
+        print("| %s | %d | %s | %s | %.1f | %s | %s | %.1f | %.1f |" % (
+            graph.replace("test/corpus/", ""), report["nodes"]["input"], ms(wall), ms(cpu), rss, ms(read), ms(pb),
+            wall / read if read > 0 else float("nan"), wall / pb if pb > 0 else float("nan")))
     print("\n(%s at the end)\n" % load())
     return results
 
@@ -187,15 +220,18 @@ def table_scaling(args):
                            stdout=subprocess.DEVNULL)
         wall, cpu, rss, stages, report, sys_s = partition_runs(args.tool, path, args.repeat if target < 1_000_000 else
                                                                max(3, args.repeat // 2), args.work)
-        rows.append((report["nodes"]["input"], layers, wall, cpu, rss, stages, sys_s))
+        rows.append((report["nodes"]["input"], layers, wall, cpu, rss, stages, sys_s,
+                     protobuf_parse_seconds(args.bench, [path]).get(path, float("nan"))))
         target *= 10
     # System time apart: on a VM it is mostly the kernel clearing fresh
     # memory, and it moves with the host more than with the tool.
-    print("| nodes | layers | wall s | CPU s | of it system s | peak RSS MB | parse s | solve s | whole / parse |")
-    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
-    for n, layers, wall, cpu, rss, t, sys_s in rows:
-        print("| %d | %d | %.3f | %.3f | %.3f | %.0f | %.3f | %.4f | %.1f |" % (
-            n, layers, wall, cpu, sys_s, rss, t["parse"], t["solve"], wall / t["parse"]))
+    print("| nodes | layers | wall s | CPU s | of it system s | peak RSS MB | read s | protobuf parse s | solve s | "
+          "whole / read | whole / protobuf parse |")
+    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for n, layers, wall, cpu, rss, t, sys_s, pb in rows:
+        read = t["parse"] + t["validate"]
+        print("| %d | %d | %.3f | %.3f | %.3f | %.0f | %.3f | %.3f | %.4f | %.1f | %.1f |" % (
+            n, layers, wall, cpu, sys_s, rss, read, pb, t["solve"], wall / read, wall / pb))
     if len(rows) >= 2:
         (n0, _, w0, c0, *_), (n1, _, w1, c1, *_) = rows[0], rows[-1]
         print("\nFitted exponent between %d and %d nodes: wall %.3f, CPU %.3f (time ~ n^k, k = log(t1/t0) / log(n1/n0))."
