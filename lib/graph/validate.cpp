@@ -122,6 +122,7 @@ class Validator {
     NameIndex seen;                               // packet -> position in views
     std::vector<std::string_view> views;          // pooled packets
     std::vector<std::pair<ArgView, int>> walk_stack;
+    std::vector<ArgView> args;                    // the node's args, read once
     std::vector<RecentName> recent = std::vector<RecentName>(kRecentNames);
   };
 
@@ -193,8 +194,13 @@ class Validator {
     // The lists grew by doubling, a third of validation's allocations: size
     // them up front from the direct references and the items of top-level
     // lists (where tensor lists are); a rare nested reference still grows.
+    // The args are read once into the worker's scratch (a view decodes its
+    // record as it goes: the two passes read them twice).
+    auto& args = w.args;
+    args.clear();
     size_t direct = 0, listed = 0;
-    for (const auto& arg : pn.args()) {
+    for (const ArgView arg : pn.args()) {
+      args.push_back(arg);
       if (arg.kind_case() == ArgView::kNode) ++direct;
       else if (arg.kind_case() == ArgView::kList) listed += static_cast<size_t>(arg.list().items_size());
     }
@@ -203,9 +209,8 @@ class Validator {
     // Arguments: positional first, then kwargs by key (deterministic order).
     // The fast walk builds no field names; where it finds a problem the slow
     // walk runs to name the field in the error (it always throws there).
-    int a = -1;
-    for (const ArgView arg : pn.args()) {
-      ++a;
+    for (size_t a = 0; a < args.size(); ++a) {
+      const ArgView& arg = args[a];
       if (arg.kind_case() == ArgView::kNode) {
         // A direct reference is both a positional input and an input: one
         // name lookup for the two (resolve throws where it finds none).

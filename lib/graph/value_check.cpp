@@ -18,11 +18,13 @@ class ValueChecker {
 
   void read(const NodeFields& pn, const ValueView& v, Node& n) {
     switch (v.kind_case()) {
-      case ValueView::kTensor:
+      case ValueView::kTensor: {
         n.value_kind = ValueKind::Tensor;
-        n.size_bytes = tensor_bytes(pn, v.tensor(), "val.tensor");
-        n.numel = tensor_numel(v.tensor());
+        const TensorView t = v.tensor();  // one scan of the TensorMeta for both
+        n.size_bytes = tensor_bytes(pn, t, "val.tensor");
+        n.numel = tensor_numel(t);
         break;
+      }
       case ValueView::kTuple: {
         n.value_kind = ValueKind::Tuple;
         // Nested items are checked iteratively; only direct tensor items count
@@ -35,8 +37,9 @@ class ValueChecker {
           stack.pop_back();
           switch (item.v.kind_case()) {
             case ValueView::kTensor: {
-              const uint64_t b = tensor_bytes(pn, item.v.tensor(), item.field + ".tensor");
-              if (item.depth == 1) n.size_bytes += b, n.numel += tensor_numel(item.v.tensor());
+              const TensorView t = item.v.tensor();
+              const uint64_t b = tensor_bytes(pn, t, item.field + ".tensor");
+              if (item.depth == 1) n.size_bytes += b, n.numel += tensor_numel(t);
               if (n.size_bytes > (uint64_t{1} << 62)) fail(pn, "val.tuple", "holds more than 2^62 bytes");
               break;
             }
