@@ -185,6 +185,9 @@ CASES = [
     ("newline_in_name.json", mutated(lambda g: node(g, "le").update(name="le\nfake: error")),
      "nodes[3].name = 'le\\nfake: error' holds a control character"),
     ("invalid_utf8_name.pb", "BINARY:invalid_utf8", "not a valid binary protobuf"),
+    # Text format lets a raw 0xff through in a string; binary protobuf (and
+    # so the tool's node records) cannot hold it (found by fuzz_pbtxt).
+    ("invalid_utf8_target.pbtxt", "TEXT:invalid_utf8", "node 'le': target is not valid UTF-8"),
 ]
 
 
@@ -229,6 +232,9 @@ def main():
         elif contents == "JSON:duplicate_kwargs":
             kw = mutated(lambda g: node(g, "le").update(kwargs={"alpha": {"int": 1}}))
             contents = json.dumps(kw, indent=1).replace('"alpha": {', '"alpha": {"int": "2"}, "alpha": {', 1) + "\n"
+        elif contents == "TEXT:invalid_utf8":
+            contents = pbtxt.encode().replace(b'target: "aten.le.', b'target: "a\xffen.le.', 1)
+            assert b"\xff" in contents
         elif contents == "BINARY:invalid_utf8":
             contents = pb.replace(b"primals_1", b"primals\xff1", 1)
         if isinstance(contents, dict):

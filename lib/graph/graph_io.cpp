@@ -244,7 +244,7 @@ std::shared_ptr<proto::Graph> read_graph(const std::string& path, Format format,
 }
 
 GraphRecords read_graph_records(const std::string& path, Format format, unsigned threads) {
-  if (format != Format::Binary) return records_of(*read_graph(path, format, threads));
+  if (format != Format::Binary) return records_of(*read_graph(path, format, threads), path);
   auto bytes = std::make_shared<FileBytes>(read_file(path, thread_count(threads)));
   const std::string_view data = bytes->view();
   check_parse_size(data, path);

@@ -5,8 +5,11 @@
 
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
+#include <google/protobuf/stubs/common.h>
 
+#include "graph/errors.h"
 #include "graph/parallel_parse.h"
+#include "graph/printable.h"
 #include "graph/side_by_side.h"
 #include "graph/wire_canonical.h"
 
@@ -97,7 +100,47 @@ bool parse_graph_records(std::string_view data, std::shared_ptr<const void> owne
   return true;
 }
 
-GraphRecords records_of(const proto::Graph& graph) {
+namespace {
+
+// The path of the first string in `m` (depth first, in field order) that is
+// not UTF-8 as protobuf's binary parser checks it ("" when none):
+// "args[0].list.items[1].str", "kwargs.dim.str", "op_tags[2]".
+std::string invalid_utf8_field(const google::protobuf::Message& m) {
+  using google::protobuf::FieldDescriptor;
+  const auto* reflection = m.GetReflection();
+  std::vector<const FieldDescriptor*> fields;
+  reflection->ListFields(m, &fields);
+  for (const FieldDescriptor* f : fields) {
+    const auto name = [&](int k) {
+      return f->is_repeated() && !f->is_map() ? f->name() + "[" + std::to_string(k) + "]" : f->name();
+    };
+    const int count = f->is_repeated() ? reflection->FieldSize(m, f) : 1;
+    for (int k = 0; k < count; ++k) {
+      if (f->type() == FieldDescriptor::TYPE_STRING) {
+        const std::string text = f->is_repeated() ? reflection->GetRepeatedString(m, f, k) : reflection->GetString(m, f);
+        if (!google::protobuf::internal::IsStructurallyValidUTF8(text)) return name(k);
+      } else if (f->type() == FieldDescriptor::TYPE_MESSAGE) {
+        const auto& sub = f->is_repeated() ? reflection->GetRepeatedMessage(m, f, k) : reflection->GetMessage(m, f);
+        if (f->is_map()) {
+          // An entry: its key, or its value's path under the key.
+          const auto* entry = sub.GetDescriptor();
+          const std::string key = sub.GetReflection()->GetString(sub, entry->field(0));
+          if (!google::protobuf::internal::IsStructurallyValidUTF8(key)) return f->name() + " (a key)";
+          const std::string inner = invalid_utf8_field(sub.GetReflection()->GetMessage(sub, entry->field(1)));
+          if (!inner.empty()) return f->name() + "." + printable(key) + "." + inner;
+          continue;
+        }
+        const std::string inner = invalid_utf8_field(sub);
+        if (!inner.empty()) return name(k) + "." + inner;
+      }
+    }
+  }
+  return "";
+}
+
+}  // namespace
+
+GraphRecords records_of(const proto::Graph& graph, const std::string& source) {
   auto header = std::make_shared<proto::Graph>();
   header->set_name(graph.name());
   header->set_num_fwd_outputs(graph.num_fwd_outputs());
@@ -105,7 +148,22 @@ GraphRecords records_of(const proto::Graph& graph) {
   *header->mutable_metadata() = graph.metadata();
   auto nodes = std::make_shared<NodeRecords>();
   nodes->reserve(static_cast<size_t>(graph.nodes_size()));
-  for (const auto& n : graph.nodes()) nodes->add_message(n);
+  for (const auto& n : graph.nodes()) {
+    std::string record = serialize_node(n);
+    // Text and JSON parsers let through strings that are not UTF-8 (a raw
+    // 0xff in a .pbtxt string), which binary protobuf, and so a record,
+    // cannot hold: refused as a binary file with them is (found by
+    // fuzz_pbtxt: the record failed to parse back when a text or JSON
+    // partition was written). ASCII records skip the walk.
+    if (!wire::is_canonical_node(record)) {
+      const std::string field = invalid_utf8_field(n);
+      if (!field.empty()) {
+        throw InputError(source + ": node '" + printable(n.name()) + "': " + field +
+                         " is not valid UTF-8 (protobuf strings must be)");
+      }
+    }
+    nodes->add_owned(std::move(record));
+  }
   return {std::move(header), std::move(nodes)};
 }
 

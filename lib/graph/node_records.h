@@ -74,6 +74,9 @@ bool parse_graph_records(std::string_view data, std::shared_ptr<const void> owne
                          GraphRecords& out, size_t min_bytes_per_thread = size_t{4} << 20);
 
 // The records of a message already parsed (text and JSON inputs, tests).
-GraphRecords records_of(const proto::Graph& graph);
+// Throws InputError naming `source`, the node and the field when a string
+// is not UTF-8 (binary protobuf cannot hold it; text and JSON parsers let
+// some through).
+GraphRecords records_of(const proto::Graph& graph, const std::string& source);
 
 }  // namespace pt

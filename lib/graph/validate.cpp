@@ -416,7 +416,7 @@ Graph validate(GraphRecords graph, const std::string& source, const ValidateOpti
 }
 
 Graph validate(std::shared_ptr<const proto::Graph> proto, const std::string& source, const ValidateOptions& options) {
-  return validate(records_of(*proto), source, options);
+  return validate(records_of(*proto, source), source, options);
 }
 
 }  // namespace pt

@@ -15,6 +15,7 @@
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/stubs/logging.h>
 
+#include "graph/errors.h"
 #include "graph/graph_io.h"
 #include "graph/node_records.h"
 #include "graph/node_view.h"
@@ -359,4 +360,32 @@ TEST_CASE("mutated graphs: accepted exactly when protobuf accepts them, with pro
   // Both outcomes were exercised.
   CHECK(accepted > 100);
   CHECK(rejected > 100);
+}
+
+TEST_CASE("a parsed message with a string that is not UTF-8 is refused, naming the node and the field") {
+  // Text and JSON parsers let such strings through; a record cannot hold them.
+  const auto refused = [](const proto::Node& n) {
+    proto::Graph g;
+    *g.add_nodes() = n;
+    try {
+      pt::records_of(g, "g.pbtxt");
+    } catch (const pt::InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  proto::Node n;
+  n.set_name("n");
+  (*n.mutable_kwargs())["k"].set_str("\xff");
+  CHECK(refused(n) == "g.pbtxt: node 'n': kwargs.k.str is not valid UTF-8 (protobuf strings must be)");
+  n.clear_kwargs();
+  n.add_args()->set_int_(1);
+  n.add_args()->mutable_list()->add_items()->set_str("ok \xc3\xa9");  // valid UTF-8, not ASCII: accepted
+  CHECK(refused(n) == "accepted");
+  n.mutable_args(1)->mutable_list()->add_items()->set_repr("\xc3");
+  CHECK(refused(n) == "g.pbtxt: node 'n': args[1].list.items[1].repr is not valid UTF-8 (protobuf strings must be)");
+  n.clear_args();
+  n.add_op_tags("pointwise");
+  n.add_op_tags("\xed\xa0\x80");  // a UTF-16 surrogate, encoded
+  CHECK(refused(n) == "g.pbtxt: node 'n': op_tags[1] is not valid UTF-8 (protobuf strings must be)");
 }
