@@ -27,8 +27,7 @@ std::vector<int64_t> storages(const Graph& g, const OpClasses& ops) {
   for (NodeId id = 0; id < g.size(); ++id) {
     const Node& n = g[id];
     if (n.value_kind != ValueKind::Tensor) continue;
-    const auto& t = g.record(id).val().tensor();
-    if (t.has_storage()) out[id] = (int64_t{1} << 40) + t.storage();
+    if (n.has_storage) out[id] = (int64_t{1} << 40) + n.storage;
     else if (ops.is_view(n) && !n.positional_inputs.empty()) out[id] = out[n.positional_inputs[0]];
     else out[id] = id;
   }

@@ -57,6 +57,10 @@ struct Node {
   // missed the cache for a third of the report stage's DRAM reads (gpt2_l96).
   uint64_t numel = 0;
   std::optional<int64_t> ac_graph_id;
+  // A tensor value's TensorMeta.storage (when has_storage), read once at
+  // validation: output aliasing and the memory budget ask it of every
+  // tensor, and a record would be decoded each time.
+  int64_t storage = 0;
 
   // Index into Graph::records; in a derived graph, -1 - k for overlay's
   // record k (a rewritten copy). Read it through Graph::record.
@@ -69,6 +73,8 @@ struct Node {
   bool is_mutable = false;          // schema mutates an input
   bool impure = false;              // survives dead-code elimination
   bool has_backward_hook = false;
+  bool has_storage = false;         // see storage
+  bool reduction_tag = false;       // op_tags holds "reduction" (the fusion groups ask)
   Recompute recompute = Recompute::None;
   PartitionerTag tag = PartitionerTag::None;
 

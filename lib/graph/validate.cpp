@@ -239,6 +239,7 @@ class Validator {
     if (pn.has_val()) read_node_value(pn, pn.val(), g_.source, options_.max_nesting, n);
     else if (n.op == OpKind::Placeholder) fail(pn, "val", "is missing (every placeholder needs its value)");
 
+    for (const std::string_view t : pn.op_tags()) n.reduction_tag = n.reduction_tag || t == "reduction";
     n.is_mutable = pn.mutable_();
     n.has_backward_hook = pn.has_backward_hook();
     const std::string_view rc = pn.recompute();

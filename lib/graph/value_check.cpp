@@ -23,6 +23,8 @@ class ValueChecker {
         const TensorView t = v.tensor();  // one scan of the TensorMeta for both
         n.size_bytes = tensor_bytes(pn, t, "val.tensor");
         n.numel = tensor_numel(t);
+        n.has_storage = t.has_storage();
+        n.storage = t.storage();
         break;
       }
       case ValueView::kTuple: {

@@ -48,14 +48,12 @@ std::vector<bool> by_storage_ids(const Graph& g, const std::vector<bool>& presen
   std::unordered_set<int64_t> storages;
   std::vector<bool> alias(static_cast<size_t>(g.size()), false);
   for (NodeId out : tensor_outputs(g, present)) {
-    const auto& t = g.record(out).val().tensor();
-    if (t.has_storage()) storages.insert(t.storage());
+    if (g[out].has_storage) storages.insert(g[out].storage);
     alias[out] = true;
   }
   for (NodeId id = 0; id < g.size(); ++id) {
     if (!present[id] || !is_tensor(g[id])) continue;
-    const auto& t = g.record(id).val().tensor();
-    if (t.has_storage() && storages.count(t.storage())) alias[id] = true;
+    if (g[id].has_storage && storages.count(g[id].storage)) alias[id] = true;
   }
   return alias;
 }
@@ -109,7 +107,7 @@ std::vector<bool> by_structure(const Graph& g, const std::vector<bool>& present,
 
 std::vector<bool> aliases_output(const Graph& g, const std::vector<bool>& present, const OpClasses& ops) {
   for (NodeId id = 0; id < g.size(); ++id) {
-    if (present[id] && is_tensor(g[id]) && g.record(id).val().tensor().has_storage()) {
+    if (present[id] && is_tensor(g[id]) && g[id].has_storage) {
       return by_storage_ids(g, present);
     }
   }

@@ -8,13 +8,6 @@ namespace pt {
 
 namespace {
 
-bool has_tag(const Graph& g, NodeId id, std::string_view tag) {
-  for (const std::string_view t : g.record(id).op_tags()) {
-    if (t == tag) return true;
-  }
-  return false;
-}
-
 bool is_tensor_valued(const Node& n) { return n.value_kind == ValueKind::Tensor || n.value_kind == ValueKind::Tuple; }
 
 class Grouper {
@@ -127,7 +120,7 @@ class Grouper {
     } else if (ops_.is_fusible_op(id) || (o_.pad_is_pointwise && n.packet == "aten.constant_pad_nd" &&
                                            !feeds_own_kernel(id))) {
       join_or_start(id);
-      f_.reduction[id] = has_tag(g_, id, "reduction");
+      f_.reduction[id] = n.reduction_tag;
     } else {
       role = NodeRole::OwnKernel;
       f_.kernel[id] = new_kernel(id);
