@@ -38,8 +38,9 @@ std::vector<int64_t> storages(const Graph& g, const OpClasses& ops) {
 
 double effective_budget(const Graph& g, const Settings& s) {
   for (NodeId id = 0; id < g.size(); ++id) {
-    const auto& pn = g.record(id);
-    if (pn.has_memory_budget()) {
+    if (!g[id].has_memory_budget) continue;  // the record is read only where it has one
+    const NodeView pn = g.record(id);
+    {
       const double b = pn.memory_budget();
       if (!(b >= 0 && b <= 1)) {
         throw InputError(g.source + ": node '" + printable(pn.name()) + "': memory_budget = " + std::to_string(b) +

@@ -75,6 +75,7 @@ struct Node {
   bool has_backward_hook = false;
   bool has_storage = false;         // see storage
   bool reduction_tag = false;       // op_tags holds "reduction" (the fusion groups ask)
+  bool has_memory_budget = false;   // the record sets memory_budget (effective_budget looks for the first)
   Recompute recompute = Recompute::None;
   PartitionerTag tag = PartitionerTag::None;
 

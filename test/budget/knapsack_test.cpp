@@ -7,6 +7,9 @@
 #include <vector>
 
 #include "budget/knapsack.h"
+#include "budget/memory_budget.h"
+#include "partition/settings.h"
+#include "prepare/text_graph.h"
 #include "graph/errors.h"
 
 using pt::KnapsackResult;
@@ -215,4 +218,26 @@ TEST_CASE("solve_knapsack dispatches on the solver name") {
   CHECK(pt::solve_knapsack("greedy", {0.5, 0.5, 0.6}, {5, 5, 7}, 1.0).total_runtime == 7);
   CHECK(pt::solve_knapsack("ilp", {0.5, 0.5, 0.6}, {5, 5, 7}, 1.0).total_runtime == 10);
   CHECK_THROWS_AS(pt::solve_knapsack("scipy", {}, {}, 1.0), pt::SettingsError);
+}
+
+TEST_CASE("effective_budget: the first node carrying memory_budget overrides the setting") {
+  pt::Settings s;
+  s.activation_memory_budget = 0.7;
+  const char* head = R"(
+    nodes { name: "x" op: "placeholder" target: "x" val { tensor { shape: [4] dtype: "float32" } } }
+    nodes { name: "e" op: "call_function" target: "aten.exp.default" args { node: "x" }
+            val { tensor { shape: [4] dtype: "float32" } } )";
+  const char* tail = R"( }
+    nodes { name: "f" op: "call_function" target: "aten.exp.default" args { node: "e" }
+            val { tensor { shape: [4] dtype: "float32" } } memory_budget: 0.25 }
+    nodes { name: "output" op: "output" args { list { items { node: "f" } } } }
+    num_fwd_outputs: 1
+  )";
+  CHECK(pt::effective_budget(pt::test::graph_from_text(std::string(head) + tail), s) == 0.25);
+  CHECK(pt::effective_budget(pt::test::graph_from_text(std::string(head) + " memory_budget: 0" + tail), s) == 0.0);
+  s.activation_memory_budget = 0.6;
+  const std::string none = std::string(head) + tail;
+  CHECK(pt::effective_budget(pt::test::graph_from_text(none.substr(0, none.find("memory_budget")) +
+                                                       none.substr(none.find("memory_budget") + 19)),
+                             s) == 0.6);
 }
