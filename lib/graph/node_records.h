@@ -43,8 +43,6 @@ class NodeRecords {
   void add_message(const proto::Node& node);
   void keep_alive(std::shared_ptr<const void> owner) { owners_.push_back(std::move(owner)); }
   void reserve(size_t n) { records_.reserve(n); }
-  void resize(size_t n) { records_.resize(n); }
-  void set_view(size_t k, std::string_view record) { records_[k] = record; }
   void set_owned(size_t k, std::string record) {
     owned_.push_back(std::move(record));
     records_[k] = owned_.back();
