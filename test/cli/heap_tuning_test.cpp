@@ -140,3 +140,33 @@ TEST_CASE("an input of 8 MiB or more (or generate --layers 128+) runs with glibc
   CHECK(bad.err_lines()[0].find(junk) != std::string::npos);
   CHECK(!std::ifstream(dir.file("r.json")).good());
 }
+
+// The start-up prefault of the tool's code (app/prefault_text.cpp): on by
+// default where the build has it and the kernel knows MADV_POPULATE_READ,
+// off with PT_PREFAULT_TEXT=0; -vv logs which. Results never depend on it.
+TEST_CASE("the text prefault: on by default, off with PT_PREFAULT_TEXT=0, same results") {
+  unsetenv("PT_PREFAULT_TEXT");
+  auto state_of = [](const ToolResult& r) {
+    for (const std::string& line : r.err_lines()) {
+      if (line.find("text prefault: ") != std::string::npos) return line;
+    }
+    return std::string();
+  };
+  const ToolResult plain = run_tool({"-vv", "--input", kLinear, "--report-json", "-"});
+  REQUIRE(plain.exit_code == 0);
+  const std::string state = state_of(plain);
+  REQUIRE_MESSAGE(!state.empty(), plain.err);
+  if (state.find("built without PT_HEAP_TUNING") != std::string::npos) {
+    MESSAGE("this build has no start-up tuning (sanitizer build): " << state);
+    return;
+  }
+  const bool on = state.find("text prefault: on") != std::string::npos;
+  const bool refused = state.find("text prefault: off (madvise refused MADV_POPULATE_READ)") != std::string::npos;
+  CHECK_MESSAGE((on || refused), state);
+
+  const ToolResult off = run_with("PT_PREFAULT_TEXT", "0", {"-vv", "--input", kLinear, "--report-json", "-"});
+  REQUIRE(off.exit_code == 0);
+  CHECK_MESSAGE(state_of(off).find("text prefault: off (PT_PREFAULT_TEXT=0)") != std::string::npos, off.err);
+  CHECK(without_timings(plain.out) == without_timings(off.out));
+  CHECK(plain.out.find("\"saved\"") != std::string::npos);
+}
