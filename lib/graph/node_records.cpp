@@ -52,8 +52,6 @@ proto::Node node_message(std::string_view record) {
   return node;
 }
 
-void NodeRecords::set_message(size_t k, const proto::Node& node) { set_owned(k, serialize_node(node)); }
-void NodeRecords::add_message(const proto::Node& node) { add_owned(serialize_node(node)); }
 
 bool parse_graph_records(std::string_view data, std::shared_ptr<const void> owner, unsigned threads,
                          GraphRecords& out, size_t min_bytes_per_thread) {

@@ -38,11 +38,10 @@ class NodeRecords {
     owned_.push_back(std::move(record));
     records_.push_back(owned_.back());
   }
-  // Replaces record k with `node` serialized deterministically.
-  void set_message(size_t k, const proto::Node& node);
-  void add_message(const proto::Node& node);
   void keep_alive(std::shared_ptr<const void> owner) { owners_.push_back(std::move(owner)); }
   void reserve(size_t n) { records_.reserve(n); }
+  // Replaces record k with one the store owns (the old bytes stay until
+  // the store goes: views of them may still be held).
   void set_owned(size_t k, std::string record) {
     owned_.push_back(std::move(record));
     records_[k] = owned_.back();

@@ -3,27 +3,12 @@
 #include <stdexcept>
 #include <string>
 
+#include "graph/record_edit.h"
+
 
 namespace pt {
 
 namespace {
-
-// Rewrites the node references of one arg tree, without recursion.
-// `name_of(id)`: the name of node `id` of the source graph.
-template <typename NameOf>
-void rewrite_refs(const Graph& g, proto::Arg* root, const std::vector<NodeId>& kept_as, const NameOf& name_of) {
-  std::vector<proto::Arg*> stack{root};
-  while (!stack.empty()) {
-    proto::Arg* a = stack.back();
-    stack.pop_back();
-    if (a->kind_case() == proto::Arg::kNode) {
-      const NodeId ref = g.find(a->node());
-      if (ref != kNoNode && kept_as[ref] != ref) a->set_node(std::string(name_of(kept_as[ref])));
-    } else if (a->kind_case() == proto::Arg::kList) {
-      for (auto& item : *a->mutable_list()->mutable_items()) stack.push_back(&item);
-    }
-  }
-}
 
 bool reads_merged_node(const Node& n, const std::vector<NodeId>& kept_as) {
   for (NodeId in : n.inputs) {
@@ -32,17 +17,17 @@ bool reads_merged_node(const Node& n, const std::vector<NodeId>& kept_as) {
   return false;
 }
 
-// Changes node `id`'s record: parsed into a message, changed by `edit`, and
-// serialized into the overlay (replacing its earlier copy there, if any).
+// Changes node `id`'s record: `edit` maps its bytes to the new ones
+// (record_edit.h), kept in the overlay (replacing its earlier copy there,
+// if any).
 template <typename Edit>
 void edit_record(DerivedGraph& d, NodeId id, const Edit& edit) {
   Node& n = d.graph.nodes[id];
-  proto::Node message = node_message(d.graph.record_bytes(id));
-  edit(message);
+  std::string record = edit(d.graph.record_bytes(id));
   if (n.record_index < 0) {
-    d.overlay->set_message(static_cast<size_t>(-1 - n.record_index), message);
+    d.overlay->set_owned(static_cast<size_t>(-1 - n.record_index), std::move(record));
   } else {
-    d.overlay->add_message(message);
+    d.overlay->add_owned(std::move(record));
     n.record_index = -static_cast<int>(d.overlay->size());
   }
 }
@@ -50,10 +35,11 @@ void edit_record(DerivedGraph& d, NodeId id, const Edit& edit) {
 template <typename NameOf>
 void rewrite_node_refs(DerivedGraph& d, const Graph& g, NodeId id, const std::vector<NodeId>& kept_as,
                        const NameOf& name_of) {
-  edit_record(d, id, [&](proto::Node& pn) {
-    for (auto& arg : *pn.mutable_args()) rewrite_refs(g, &arg, kept_as, name_of);
-    for (auto& [key, arg] : *pn.mutable_kwargs()) rewrite_refs(g, &arg, kept_as, name_of);
-  });
+  const RenameRef rename = [&](std::string_view name) -> std::string_view {
+    const NodeId ref = g.find(name);
+    return ref != kNoNode && kept_as[ref] != ref ? std::string_view(name_of(kept_as[ref])) : std::string_view();
+  };
+  edit_record(d, id, [&](std::string_view record) { return rename_node_refs(record, rename); });
 }
 
 // What both variants share: the header, the new ids, the name index remap.
@@ -171,7 +157,8 @@ DerivedGraph derive_graph_consuming(Graph& g, const std::vector<bool>& keep, con
 
 void set_recompute_tag(DerivedGraph& d, NodeId id, Recompute tag, const std::string& text) {
   d.graph.nodes[id].recompute = tag;
-  edit_record(d, id, [&](proto::Node& pn) { pn.set_recompute(text); });
+  constexpr uint32_t kRecompute = 9;  // Node.recompute in schemas/graph.proto
+  edit_record(d, id, [&](std::string_view record) { return with_string_field(record, kRecompute, text); });
 }
 
 }  // namespace pt
