@@ -3,13 +3,12 @@
 // (deterministic serialization), and the result is a canonical record.
 #include <doctest/doctest.h>
 
-#include <fstream>
 #include <map>
 #include <random>
-#include <sstream>
 #include <string>
 #include <vector>
 
+#include "cli/tool_runner.h"
 #include "graph/node_records.h"
 #include "graph/record_edit.h"
 #include "graph/wire_canonical.h"
@@ -18,15 +17,8 @@ namespace {
 
 namespace proto = pt::proto;
 
-std::string read_bytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 pt::GraphRecords corpus_records(const std::string& name) {
-  auto owner = std::make_shared<std::string>(read_bytes(std::string(PT_TEST_DIR) + "/corpus/" + name + ".pb"));
+  auto owner = std::make_shared<std::string>(pt::test::read_all(std::string(PT_TEST_DIR) + "/corpus/" + name + ".pb"));
   pt::GraphRecords r;
   REQUIRE(pt::parse_graph_records(*owner, owner, 1, r));
   return r;
