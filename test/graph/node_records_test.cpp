@@ -277,6 +277,30 @@ TEST_CASE("non-canonical records are re-serialized by protobuf, and read as it r
       std::string("\x0a\x01x\x2a\x07\x0a\x01" "b" "\x12\x02\x30\x01\x2a\x07\x0a\x01" "a" "\x12\x02\x30\x01", 21),
       // an Arg with two members of its oneof (int, then str: the last wins)
       std::string("\x0a\x01x\x22\x05\x10\x07\x2a\x01y", 10),
+      // The bool rules where the field order is right: mutable and
+      // has_backward_hook = false written out, args[0].bool written as 2.
+      std::string("\x0a\x01x\x40\x00", 5),
+      std::string("\x0a\x01x\x70\x00", 5),
+      std::string("\x0a\x01x\x22\x02\x20\x02", 7),
+      // Inside val, kwargs and lists: each message's own rules.
+      // val.tensor.storage_offset = 0 written out
+      std::string("\x0a\x01\x78\x32\x07\x0a\x05\x1a\x01\x66\x38\x00", 12),
+      // val.tensor.dtype twice
+      std::string("\x0a\x01\x78\x32\x08\x0a\x06\x1a\x01\x66\x1a\x01\x67", 13),
+      // val.tensor.shape as an empty packed run
+      std::string("\x0a\x01\x78\x32\x04\x0a\x02\x0a\x00", 9),
+      // val with two members (tensor, then none)
+      std::string("\x0a\x01\x78\x32\x07\x0a\x03\x1a\x01\x66\x20\x01", 12),
+      // val.sym.hint = 0 written out
+      std::string("\x0a\x01\x78\x32\x07\x1a\x05\x0a\x01\x69\x18\x00", 12),
+      // val.tuple.items[0].none written as 2
+      std::string("\x0a\x01\x78\x32\x06\x12\x04\x0a\x02\x20\x02", 11),
+      // a kwargs entry with its value twice
+      std::string("\x0a\x01\x78\x2a\x0b\x0a\x01\x61\x12\x02\x30\x01\x12\x02\x30\x01", 16),
+      // a kwargs entry with the value before the key
+      std::string("\x0a\x01\x78\x2a\x07\x12\x02\x30\x01\x0a\x01\x61", 12),
+      // args[0].list.items[0] with two members
+      std::string("\x0a\x01\x78\x22\x08\x3a\x06\x0a\x04\x10\x01\x10\x02", 13),
   };
   for (size_t i = 0; i < variants.size(); ++i) {
     INFO("variant " << i);
