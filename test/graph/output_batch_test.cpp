@@ -1,0 +1,111 @@
+// graph/output_batch.h: outputs land in place only on commit, with exactly
+// the bytes written; a batch dropped or failing leaves neither targets nor
+// temporaries behind, and a failing write is an InputError naming the file.
+#include <doctest/doctest.h>
+
+#include <csignal>
+#include <filesystem>
+#include <string>
+
+#include <sys/resource.h>
+
+#include "cli/tool_runner.h"
+#include "graph/errors.h"
+#include "graph/output_batch.h"
+#include "graph/temp_dir.h"
+
+namespace {
+
+size_t files_in(const std::filesystem::path& dir) {
+  size_t n = 0;
+  for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator(dir)) ++n;
+  return n;
+}
+
+// Bytes no run of which repeats at a short period (a misplaced or repeated
+// piece shows).
+std::string sample_bytes(size_t size) {
+  std::string s(size, '\0');
+  for (size_t i = 0; i < size; ++i) s[i] = static_cast<char>((i * 131 + i / 251) & 0xff);
+  return s;
+}
+
+// Lowers the file size limit for this process while it lives (writes past
+// it fail with EFBIG; SIGXFSZ, which would end the process, is ignored).
+class FileSizeLimit {
+ public:
+  explicit FileSizeLimit(rlim_t bytes) {
+    getrlimit(RLIMIT_FSIZE, &old_);
+    old_handler_ = std::signal(SIGXFSZ, SIG_IGN);
+    rlimit lower = old_;
+    lower.rlim_cur = bytes;
+    setrlimit(RLIMIT_FSIZE, &lower);
+  }
+  ~FileSizeLimit() {
+    setrlimit(RLIMIT_FSIZE, &old_);
+    std::signal(SIGXFSZ, old_handler_);
+  }
+  FileSizeLimit(const FileSizeLimit&) = delete;
+  FileSizeLimit& operator=(const FileSizeLimit&) = delete;
+
+ private:
+  rlimit old_{};
+  void (*old_handler_)(int) = nullptr;
+};
+
+}  // namespace
+
+TEST_CASE("streamed and whole outputs land in place on commit, byte for byte") {
+  pt::test::TempDir dir;
+  const std::string big = sample_bytes(200'000);  // more than the stream's 64 KiB buffer
+  {
+    pt::OutputBatch batch;
+    batch.add(dir.file("whole.bin"), std::string_view(big));
+    batch.add(dir.file("streamed.txt"), [&](std::ostream& out) {
+      // Small pieces through the buffer, a large one past it, then small again.
+      for (int i = 0; i < 5000; ++i) out << i << ',';
+      out.write(big.data(), static_cast<std::streamsize>(big.size()));
+      out << "end" << '\n';
+    });
+    CHECK_FALSE(std::filesystem::exists(dir.file("whole.bin")));  // not before commit
+    batch.commit();
+  }
+  CHECK(pt::test::read_all(dir.file("whole.bin")) == big);
+  std::string expected;
+  for (int i = 0; i < 5000; ++i) expected += std::to_string(i) + ',';
+  expected += big + "end\n";
+  CHECK(pt::test::read_all(dir.file("streamed.txt")) == expected);
+  CHECK(files_in(dir.path()) == 2);  // no temporaries left
+}
+
+TEST_CASE("a batch dropped before commit leaves nothing") {
+  pt::test::TempDir dir;
+  {
+    pt::OutputBatch batch;
+    batch.add(dir.file("a.json"), std::string_view("{}"));
+    batch.add(dir.file("b.json"), [](std::ostream& out) { out << "{}"; });
+  }
+  CHECK(files_in(dir.path()) == 0);
+}
+
+TEST_CASE("a write that fails is an InputError naming the file; nothing is left behind") {
+  pt::test::TempDir dir;
+  const std::string big = sample_bytes(300'000);
+  {
+    const FileSizeLimit limit(100'000);
+    pt::OutputBatch batch;
+    CHECK_THROWS_WITH_AS(batch.add(dir.file("whole.bin"), std::string_view(big)),
+                         doctest::Contains((dir.file("whole.bin") + ": write failed").c_str()), pt::InputError);
+    // Streamed: in small pieces, and in one large piece.
+    CHECK_THROWS_WITH_AS(batch.add(dir.file("small.txt"),
+                                   [&](std::ostream& out) {
+                                     for (char c : big) out << c;
+                                   }),
+                         doctest::Contains((dir.file("small.txt") + ": write failed").c_str()), pt::InputError);
+    CHECK_THROWS_WITH_AS(
+        batch.add(dir.file("large.txt"),
+                  [&](std::ostream& out) { out.write(big.data(), static_cast<std::streamsize>(big.size())); }),
+        doctest::Contains((dir.file("large.txt") + ": write failed").c_str()), pt::InputError);
+  }
+  CHECK(files_in(dir.path()) == 0);
+}
