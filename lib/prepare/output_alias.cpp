@@ -2,6 +2,7 @@
 
 #include <array>
 #include <cstddef>
+#include <optional>
 #include <string_view>
 #include <unordered_set>
 
@@ -24,8 +25,8 @@ std::vector<NodeId> tensor_outputs(const Graph& g, const std::vector<bool>& pres
 
 // The node passed as args[0], if it is a node reference.
 NodeId first_arg_node(const Graph& g, NodeId id) {
-  const auto& pn = g.record(id);
-  if (pn.args_size() == 0 || pn.args(0).kind_case() != ArgView::kNode) return kNoNode;
+  const std::optional<ArgView> first = g.record(id).first_arg();
+  if (!first || first->kind_case() != ArgView::kNode) return kNoNode;
   return g[id].positional_inputs.empty() ? kNoNode : g[id].positional_inputs.front();
 }
 

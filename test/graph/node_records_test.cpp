@@ -10,6 +10,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <google/protobuf/io/coded_stream.h>
@@ -128,6 +129,10 @@ void check_node(const proto::Node& m, const View& v) {
   REQUIRE(v.args_size() == m.args_size());
   int k = 0;
   for (const ArgView a : v.args()) check_arg(m.args(k++), a);
+  if constexpr (std::is_same_v<View, pt::NodeView>) {
+    REQUIRE(v.first_arg().has_value() == (m.args_size() > 0));
+    if (m.args_size() > 0) check_arg(m.args(0), *v.first_arg());
+  }
   REQUIRE(v.kwargs_size() == m.kwargs_size());
   for (const pt::KwargView kv : v.kwargs()) {
     const auto it = m.kwargs().find(std::string(kv.first));
