@@ -109,3 +109,41 @@ TEST_CASE("a write that fails is an InputError naming the file; nothing is left 
   }
   CHECK(files_in(dir.path()) == 0);
 }
+
+TEST_CASE("committing onto existing paths: a file is replaced as rename replaces it, a directory is refused") {
+  namespace fs = std::filesystem;
+  pt::test::TempDir dir;
+  const std::string file = dir.file("report.json");
+  {
+    pt::OutputBatch first;
+    first.add(file, std::string_view("old"));
+    first.commit();
+  }
+  // A second name for the old file keeps the old contents (rename's
+  // semantics: the name is replaced, not the file).
+  fs::create_hard_link(file, dir.file("old_link"));
+  fs::create_directory(dir.file("a_directory"));
+  fs::create_symlink(dir.file("old_link"), dir.file("symlink"));
+  {
+    pt::OutputBatch second;
+    second.add(file, [](std::ostream& out) { out << "new"; });
+    second.add(dir.file("symlink"), std::string_view("through the link"));
+    second.commit();
+  }
+  CHECK(pt::test::read_all(file) == "new");
+  CHECK(pt::test::read_all(dir.file("old_link")) == "old");
+  // The link itself is replaced by the output; its old target is untouched.
+  CHECK(fs::is_regular_file(fs::symlink_status(dir.file("symlink"))));
+  CHECK(pt::test::read_all(dir.file("symlink")) == "through the link");
+  CHECK(files_in(dir.path()) == 4);  // report.json, old_link, a_directory, symlink: no temporaries
+
+  {
+    pt::OutputBatch third;
+    third.add(dir.file("a_directory"), std::string_view("x"));
+    CHECK_THROWS_WITH_AS(third.commit(),
+                         doctest::Contains((dir.file("a_directory") + ": cannot move the output into place").c_str()),
+                         pt::InputError);
+  }
+  CHECK(fs::is_directory(dir.file("a_directory")));
+  CHECK(files_in(dir.path()) == 4);
+}
