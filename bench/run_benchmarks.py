@@ -9,7 +9,8 @@ Tables:
   corpus   whole-process wall time, CPU time and peak RSS for every graph in
            test/corpus/*.pb and test/corpus/scale/*.pb (median of --repeat runs),
            with the tool's read stages (parse + validate), protobuf's parse of
-           the same file alone (pt_bench ProtobufParse) and the ratios;
+           the same file alone (pt_bench ProtobufParse), a process that only
+           reads the file (`partition_tool inspect G`) and the ratios;
   stages   the stage breakdown of the same runs (the JSON report's timings);
   flow     on the identical flow network (PyTorch's *.flow.dimacs): networkx
            minimum_cut (bench/networkx_mincut.py, run with /usr/bin/python3),
@@ -124,6 +125,12 @@ def protobuf_parse_seconds(bench, graphs):
     return out
 
 
+def read_only_seconds(tool, graph, repeat):
+    """Median wall seconds of `partition_tool inspect G`: a process that
+    reads and checks the graph (and prints a summary), nothing more."""
+    return measured([tool, "inspect", os.path.join(ROOT, graph)], repeat)[0]
+
+
 def partition_runs(tool, graph, repeat, work):
     """Whole-process medians (wall, CPU, peak RSS), the median of each
     stage's timing, one report's facts, and the median system time."""
@@ -140,10 +147,12 @@ def table_corpus(args):
     print("### Whole process on the corpus (`partition_tool --input G --report-json R`)\n")
     print("%s; %s; median of %d runs.\n" % (machine(), load(), args.repeat))
     print("Read = the tool's parse and validate stages (the file to its indexed graph); protobuf parse = "
-          "the same file parsed into protobuf's messages alone, in a process of its own (pt_bench).\n")
-    print("| graph | nodes | wall ms | CPU ms | peak RSS MB | read ms | protobuf parse ms | whole / read | "
-          "whole / protobuf parse |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+          "the same file parsed into protobuf's messages alone, in a process of its own (pt_bench); read-only "
+          "process = `partition_tool inspect G`, the whole process of reading and checking the same file (and "
+          "printing its summary), start-up included as in the whole job.\n")
+    print("| graph | nodes | wall ms | CPU ms | peak RSS MB | read ms | protobuf parse ms | read-only process ms | "
+          "whole / read | whole / protobuf parse | whole / read-only process |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     results = {}
     graphs = corpus_graphs()
     protobuf = protobuf_parse_seconds(args.bench, graphs)
@@ -152,9 +161,11 @@ def table_corpus(args):
         results[graph] = (wall, cpu, rss, stages, report)
         read = stages.get("parse", float("nan")) + stages.get("validate", float("nan"))
         pb = protobuf.get(graph, float("nan"))
-        print("| %s | %d | %s | %s | %.1f | %s | %s | %.1f | %.1f |" % (
+        read_only = read_only_seconds(args.tool, graph, args.repeat)
+        print("| %s | %d | %s | %s | %.1f | %s | %s | %s | %.1f | %.1f | %.1f |" % (
             graph.replace("test/corpus/", ""), report["nodes"]["input"], ms(wall), ms(cpu), rss, ms(read), ms(pb),
-            wall / read if read > 0 else float("nan"), wall / pb if pb > 0 else float("nan")))
+            ms(read_only), wall / read if read > 0 else float("nan"), wall / pb if pb > 0 else float("nan"),
+            wall / read_only))
     print("\n(%s at the end)\n" % load())
     return results
 
@@ -223,17 +234,19 @@ def table_scaling(args):
         wall, cpu, rss, stages, report, sys_s = partition_runs(args.tool, path, args.repeat if target < 1_000_000 else
                                                                max(3, args.repeat // 2), args.work)
         rows.append((report["nodes"]["input"], layers, wall, cpu, rss, stages, sys_s,
-                     protobuf_parse_seconds(args.bench, [path]).get(path, float("nan"))))
+                     protobuf_parse_seconds(args.bench, [path]).get(path, float("nan")),
+                     read_only_seconds(args.tool, path, args.repeat if target < 1_000_000 else max(3, args.repeat // 2))))
         target *= 10
     # System time apart: on a VM it is mostly the kernel clearing fresh
     # memory, and it moves with the host more than with the tool.
-    print("| nodes | layers | wall s | CPU s | of it system s | peak RSS MB | read s | protobuf parse s | solve s | "
-          "whole / read | whole / protobuf parse |")
-    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
-    for n, layers, wall, cpu, rss, t, sys_s, pb in rows:
+    print("| nodes | layers | wall s | CPU s | of it system s | peak RSS MB | read s | protobuf parse s | "
+          "read-only process s | solve s | whole / read | whole / protobuf parse | whole / read-only process |")
+    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for n, layers, wall, cpu, rss, t, sys_s, pb, read_only in rows:
         read = t["parse"] + t["validate"]
-        print("| %d | %d | %.3f | %.3f | %.3f | %.0f | %.3f | %.3f | %.4f | %.1f | %.1f |" % (
-            n, layers, wall, cpu, sys_s, rss, read, pb, t["solve"], wall / read, wall / pb))
+        print("| %d | %d | %.3f | %.3f | %.3f | %.0f | %.3f | %.3f | %.3f | %.4f | %.1f | %.1f | %.1f |" % (
+            n, layers, wall, cpu, sys_s, rss, read, pb, read_only, t["solve"], wall / read, wall / pb,
+            wall / read_only))
     if len(rows) >= 2:
         (n0, _, w0, c0, *_), (n1, _, w1, c1, *_) = rows[0], rows[-1]
         print("\nFitted exponent between %d and %d nodes: wall %.3f, CPU %.3f (time ~ n^k, k = log(t1/t0) / log(n1/n0))."
