@@ -1,16 +1,15 @@
 #include "prepare/cse.h"
 
 #include <algorithm>
-#include <atomic>
+#include <bit>
+#include <deque>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
-#include <span>
 #include <string>
 #include <string_view>
 
 #include "graph/name_hash.h"
-#include "graph/side_by_side.h"
 #include "prepare/cse_key.h"
 #include "prepare/mutation.h"
 #include "prepare/output_alias.h"
@@ -31,7 +30,7 @@ bool never_merged(const Node& n, bool aliases_output, const OpClasses& ops) {
   return aliases_output;
 }
 
-// The remembered node per key. The keys stay where KeyChunks wrote them
+// The remembered node per key. The keys stay in cse_merge_targets' store
 // (views, no copy) and are found through an open-addressing table whose
 // slots keep 32 bits of the hash beside the entry: a probe past another key
 // reads no entry and no key bytes (at 10^6 nodes each is a cache miss).
@@ -90,93 +89,81 @@ class KeyTable {
   std::vector<uint64_t> slots_;  // hash's high 32 bits | entry index + 1; 0 = empty
 };
 
-// The key templates (cse_key.h) of a run of nodes, back to back.
-struct KeyChunk {
-  enum State : uint8_t { kNone, kKey, kNaN };
-  std::string bytes;
-  std::vector<size_t> key_end;    // per node: its key is bytes[previous end, this)
-  std::vector<uint32_t> ref_at;   // reference offsets of all the run's keys
-  std::vector<size_t> ref_end;    // per node: its offsets are ref_at[previous end, this)
-  std::vector<uint8_t> state;     // per node: kNone (never merged whatever its aliasing), kKey, kNaN
-};
+// The first node of each signature (below), by the signature's hash: open
+// addressing over 16-byte slots. `node` is kNoNode once a second node with
+// the same hash came (the group is then keyed in full).
+class SignatureTable {
+ public:
+  struct Slot {
+    uint64_t hash = 0;  // 0: empty (a hash of 0 is stored as 1)
+    NodeId node = kNoNode;
+    int32_t region = 0;
+  };
 
-// Nodes that are never merged whatever their aliasing: no template needed.
-bool never_merged_anyway(const Node& n, const OpClasses& ops) { return never_merged(n, false, ops); }
+  explicit SignatureTable(size_t expected) {
+    size_t cap = 16;
+    while (cap < 2 * expected) cap *= 2;
+    slots_.assign(cap, Slot{});
+  }
 
-void fill_chunk(const Graph& g, const std::vector<bool>& present, const OpClasses& ops, NodeId begin, NodeId end,
-                KeyChunk& c) {
-  const auto nodes = static_cast<size_t>(end - begin);
-  c.key_end.reserve(nodes);
-  c.ref_end.reserve(nodes);
-  c.state.reserve(nodes);
-  for (NodeId id = begin; id < end; ++id) {
-    const size_t at = c.bytes.size();
-    const size_t refs = c.ref_at.size();
-    uint8_t state = KeyChunk::kNone;
-    if (present[id] && !never_merged_anyway(g[id], ops)) {
-      state = append_key_template(g, id, c.bytes, c.ref_at) ? KeyChunk::kKey : KeyChunk::kNaN;
-      if (state == KeyChunk::kNaN) {
-        c.bytes.resize(at);
-        c.ref_at.resize(refs);
+  // The slot for `hash`; `fresh` when it was empty (now claimed).
+  Slot& find_or_insert(uint64_t hash, bool& fresh) {
+    if (hash == 0) hash = 1;
+    const size_t mask = slots_.size() - 1;
+    for (size_t i = hash & mask;; i = (i + 1) & mask) {
+      Slot& s = slots_[i];
+      if (s.hash == hash) {
+        fresh = false;
+        return s;
+      }
+      if (s.hash == 0) {
+        s.hash = hash;
+        fresh = true;
+        return s;
       }
     }
-    c.key_end.push_back(c.bytes.size());
-    c.ref_end.push_back(c.ref_at.size());
-    c.state.push_back(state);
   }
-}
 
-constexpr NodeId kChunkNodes = 4096;
+ private:
+  std::vector<Slot> slots_;  // power-of-two size, at most half full (one slot per node)
+};
+
+// What two nodes with equal keys (cse_key.h) have in common, hashed: the
+// target and the merged-into node of each reference, in order. Nodes
+// whose signature no other node shares cannot merge.
+uint64_t signature(const Node& n, const std::vector<NodeId>& kept_as) {
+  constexpr uint64_t kMul = 0x9e3779b97f4a7c15ULL;
+  uint64_t h = name_hash(n.target) ^ (n.inputs.size() * kMul);
+  for (NodeId in : n.inputs) h = std::rotl((h ^ static_cast<uint64_t>(kept_as[in])) * kMul, 29);
+  return h;
+}
 
 }  // namespace
 
-std::vector<NodeId> cse_merge_targets(const Graph& g, const std::vector<bool>& present, const OpClasses& ops,
-                                      unsigned threads) {
+std::vector<NodeId> cse_merge_targets(const Graph& g, const std::vector<bool>& present, const OpClasses& ops) {
   const NodeId count = g.size();
   std::vector<NodeId> kept_as(static_cast<size_t>(count));
   for (NodeId id = 0; id < count; ++id) kept_as[id] = id;
+  const std::vector<bool> alias = aliases_output(g, present, ops);
 
-  // Two parts of the work read the graph only: which nodes alias an output,
-  // and the keys' templates (everything but the merges of their inputs). On
-  // large graphs a second thread finds the aliases, then helps write the
-  // templates, taking runs of nodes from a shared counter; only the pass in
-  // graph order below, which decides the merges, is sequential. 10^6 nodes:
-  // CSE took 1.16 s of the 1.4 s prepare stage on one thread, its reads of
-  // the nodes' messages missing the cache. The result does not depend on
-  // who wrote which template.
-  const auto chunk_count = static_cast<size_t>((count + kChunkNodes - 1) / kChunkNodes);
-  std::vector<KeyChunk> chunks(chunk_count);
-  std::atomic<size_t> next_chunk{0};
-  auto fill_chunks = [&] {
-    for (size_t c = next_chunk++; c < chunk_count; c = next_chunk++) {
-      const auto begin = static_cast<NodeId>(c) * kChunkNodes;
-      fill_chunk(g, present, ops, begin, std::min(count, begin + kChunkNodes), chunks[c]);
-    }
-  };
-  std::vector<bool> alias;
-  run_side_by_side(
-      split_in_two(threads, count),
-      [&] {
-        alias = aliases_output(g, present, ops);
-        fill_chunks();
-      },
-      fill_chunks);
-
-  KeyTable seen(static_cast<size_t>(count));
-  int64_t region = 0;
-  for (NodeId id = 0; id < count; ++id) {
-    if (!present[id]) continue;
-    if (is_mutation_node(g, id)) ++region;
-    KeyChunk& c = chunks[static_cast<size_t>(id / kChunkNodes)];
-    const auto k = static_cast<size_t>(id % kChunkNodes);
-    if (c.state[k] != KeyChunk::kKey || alias[id]) continue;  // never merged, or a NaN argument: equal to nothing
-    const size_t key_begin = k == 0 ? 0 : c.key_end[k - 1];
-    const size_t ref_begin = k == 0 ? 0 : c.ref_end[k - 1];
-    char* key = c.bytes.data() + key_begin;
-    patch_key_refs(key, std::span<const uint32_t>(c.ref_at).subspan(ref_begin, c.ref_end[k] - ref_begin), kept_as);
+  // Keys are written only for nodes that share their signature (target and
+  // merged references) with another: a node alone with its signature has
+  // no equal. Writing every node's key was most of CSE (gpt2_124m: 3.8M of
+  // its 5.8M instructions; most nodes differ in their inputs). The first
+  // node of a signature is keyed when a second one arrives, with the region
+  // it was seen in: no other node can share its key (equal keys have equal
+  // signatures), so the table ends as if every key had been written in
+  // graph order.
+  SignatureTable first_of(static_cast<size_t>(count));
+  KeyTable seen(64);
+  std::deque<std::string> keys;  // the table's keys view these
+  std::string key;
+  auto add_key = [&](NodeId id, int64_t region) {
+    if (!cse_key(g, id, kept_as, key)) return;  // a NaN argument: equal to nothing
+    keys.push_back(key);
     bool fresh = false;
-    KeyTable::Entry& e = seen.find_or_insert(std::string_view(key, c.key_end[k] - key_begin), id, region, fresh);
-    if (fresh) continue;
+    KeyTable::Entry& e = seen.find_or_insert(keys.back(), id, region, fresh);
+    if (fresh) return;
     if (e.region == region) {
       kept_as[id] = e.node;
     } else {
@@ -185,6 +172,24 @@ std::vector<NodeId> cse_merge_targets(const Graph& g, const std::vector<bool>& p
       e.node = id;
       e.region = region;
     }
+  };
+  int64_t region = 0;
+  for (NodeId id = 0; id < count; ++id) {
+    if (!present[id]) continue;
+    if (is_mutation_node(g, id)) ++region;
+    if (never_merged(g[id], alias[id], ops)) continue;
+    bool fresh = false;
+    SignatureTable::Slot& first = first_of.find_or_insert(signature(g[id], kept_as), fresh);
+    if (fresh) {
+      first.node = id;
+      first.region = static_cast<int32_t>(region);
+      continue;
+    }
+    if (first.node != kNoNode) {
+      add_key(first.node, first.region);
+      first.node = kNoNode;
+    }
+    add_key(id, region);
   }
   return kept_as;
 }

@@ -12,13 +12,10 @@ namespace pt {
 namespace {
 
 // Appends tagged, length-prefixed fields, so that distinct arg trees never
-// produce the same bytes. A node reference is written as `kept_as[ref]` or,
-// without `kept_as` (a template), as the raw id, its offset recorded in
-// `ref_at` for patch_key_refs.
+// produce the same bytes. A node reference is written as `kept_as[ref]`.
 class KeyWriter {
  public:
-  KeyWriter(std::string& out, const std::vector<NodeId>* kept_as, std::vector<uint32_t>* ref_at)
-      : out_(out), start_(out.size()), kept_as_(kept_as), ref_at_(ref_at) {}
+  KeyWriter(std::string& out, const std::vector<NodeId>& kept_as) : out_(out), kept_as_(kept_as) {}
   void tag(char t) { out_.push_back(t); }
   void u32(uint32_t v) { out_.append(reinterpret_cast<const char*>(&v), sizeof v); }
   void i64(int64_t v) { out_.append(reinterpret_cast<const char*>(&v), sizeof v); }
@@ -26,20 +23,11 @@ class KeyWriter {
     u32(static_cast<uint32_t>(s.size()));
     out_.append(s);
   }
-  void ref(NodeId id) {
-    if (kept_as_ != nullptr) {
-      u32(static_cast<uint32_t>((*kept_as_)[id]));
-      return;
-    }
-    ref_at_->push_back(static_cast<uint32_t>(out_.size() - start_));
-    u32(static_cast<uint32_t>(id));
-  }
+  void ref(NodeId id) { u32(static_cast<uint32_t>(kept_as_[id])); }
 
  private:
   std::string& out_;
-  size_t start_;  // where this key begins in out_
-  const std::vector<NodeId>* kept_as_;
-  std::vector<uint32_t>* ref_at_;
+  const std::vector<NodeId>& kept_as_;
 };
 
 // Writes one leaf (anything but a list). Node references are read from
@@ -168,22 +156,8 @@ bool write_key(const Graph& g, NodeId id, KeyWriter& w) {
 
 bool cse_key(const Graph& g, NodeId id, const std::vector<NodeId>& kept_as, std::string& out) {
   out.clear();
-  KeyWriter w(out, &kept_as, nullptr);
+  KeyWriter w(out, kept_as);
   return write_key(g, id, w);
-}
-
-bool append_key_template(const Graph& g, NodeId id, std::string& out, std::vector<uint32_t>& ref_at) {
-  KeyWriter w(out, nullptr, &ref_at);
-  return write_key(g, id, w);
-}
-
-void patch_key_refs(char* key, std::span<const uint32_t> ref_at, const std::vector<NodeId>& kept_as) {
-  for (const uint32_t at : ref_at) {
-    uint32_t ref = 0;
-    std::memcpy(&ref, key + at, sizeof ref);
-    const auto merged = static_cast<uint32_t>(kept_as[ref]);
-    std::memcpy(key + at, &merged, sizeof merged);
-  }
 }
 
 }  // namespace pt

@@ -6,7 +6,6 @@
 #pragma once
 
 #include <cstdint>
-#include <span>
 #include <string>
 #include <vector>
 
@@ -19,15 +18,5 @@ namespace pt {
 // itself when not merged). Returns false when some float arg is NaN: such a
 // node never equals another.
 bool cse_key(const Graph& g, NodeId id, const std::vector<NodeId>& kept_as, std::string& out);
-
-// The key in two steps, for CSE over a large graph (cse.cpp): the template,
-// which reads only node `id` and can be written for many nodes at once on
-// other threads, then the merges known so far patched in. Appends the key
-// with every node reference as its own id to `out`, and the offset of each
-// reference (from the key's first byte) to `ref_at`. False on NaN, as
-// cse_key (what it appended is then meaningless).
-bool append_key_template(const Graph& g, NodeId id, std::string& out, std::vector<uint32_t>& ref_at);
-// Turns a template into cse_key's bytes: each reference r becomes kept_as[r].
-void patch_key_refs(char* key, std::span<const uint32_t> ref_at, const std::vector<NodeId>& kept_as);
 
 }  // namespace pt

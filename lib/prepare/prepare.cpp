@@ -9,12 +9,12 @@ namespace pt {
 
 namespace {
 
-PrepareResult prepare_graph(const Graph& joint, const Settings& settings, Graph* consume, unsigned threads) {
+PrepareResult prepare_graph(const Graph& joint, const Settings& settings, Graph* consume) {
   PrepareResult r;
   const std::vector<bool> live = live_nodes(joint);
   std::vector<NodeId> kept_as;
   if (settings.cse) {
-    kept_as = cse_merge_targets(joint, live, settings.op_classes, threads);
+    kept_as = cse_merge_targets(joint, live, settings.op_classes);
   } else {
     kept_as.resize(static_cast<size_t>(joint.size()));
     for (NodeId id = 0; id < joint.size(); ++id) kept_as[id] = id;
@@ -45,12 +45,10 @@ PrepareResult prepare_graph(const Graph& joint, const Settings& settings, Graph*
 
 }  // namespace
 
-PrepareResult prepare(const Graph& joint, const Settings& settings, unsigned threads) {
-  return prepare_graph(joint, settings, nullptr, threads);
-}
+PrepareResult prepare(const Graph& joint, const Settings& settings) { return prepare_graph(joint, settings, nullptr); }
 
-PrepareResult prepare_consuming(Graph& joint, const Settings& settings, unsigned threads) {
-  return prepare_graph(joint, settings, &joint, threads);
+PrepareResult prepare_consuming(Graph& joint, const Settings& settings) {
+  return prepare_graph(joint, settings, &joint);
 }
 
 }  // namespace pt
