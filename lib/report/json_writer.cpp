@@ -43,37 +43,36 @@ bool needs_escape(std::string_view s) {
 }
 
 template <typename Int>
-void write_integer(std::string& out, Int v) {
-  char buf[24];
+std::string_view integer_text(char (&buf)[24], Int v) {
   const auto end = std::to_chars(buf, buf + sizeof buf, v).ptr;
-  out.append(buf, end);
+  return std::string_view(buf, static_cast<size_t>(end - buf));
 }
 
 }  // namespace
 
 void JsonWriter::flush() {
-  if (buf_.empty()) return;
-  out_.write(buf_.data(), static_cast<std::streamsize>(buf_.size()));
-  buf_.clear();
+  if (size_ == 0) return;
+  out_.write(buf_.data(), static_cast<std::streamsize>(size_));
+  size_ = 0;
 }
 
 void JsonWriter::write_string(std::string_view s) {
   if (needs_escape(s)) {
-    buf_ += quoted(s);
+    put(quoted(s));
     return;
   }
-  buf_ += '"';
-  buf_ += s;
-  buf_ += '"';
+  char* p = extend(s.size() + 2);
+  p[0] = '"';
+  if (!s.empty()) std::memcpy(p + 1, s.data(), s.size());
+  p[s.size() + 1] = '"';
 }
 
 void JsonWriter::newline() {
   // A newline and two spaces per open container.
-  static constexpr std::string_view kIndent = "\n                                ";
-  size_t width = 1 + 2 * has_items_.size();
-  buf_.append(kIndent.data(), std::min(width, kIndent.size()));
-  width -= std::min(width, kIndent.size());
-  buf_.append(width, ' ');
+  const size_t width = 1 + 2 * has_items_.size();
+  char* p = extend(width);
+  p[0] = '\n';
+  std::memset(p + 1, ' ', width - 1);
 }
 
 void JsonWriter::before_value() {
@@ -82,7 +81,7 @@ void JsonWriter::before_value() {
     return;
   }
   if (!has_items_.empty()) {
-    if (has_items_.back()) buf_ += ',';
+    if (has_items_.back()) put(',');
     has_items_.back() = true;
     newline();
   }
@@ -90,7 +89,7 @@ void JsonWriter::before_value() {
 
 void JsonWriter::begin_object() {
   before_value();
-  buf_ += '{';
+  put('{');
   has_items_.push_back(false);
 }
 
@@ -98,14 +97,14 @@ void JsonWriter::end_object() {
   const bool had = has_items_.back();
   has_items_.pop_back();
   if (had) newline();
-  buf_ += '}';
-  if (has_items_.empty()) buf_ += '\n';
+  put('}');
+  if (has_items_.empty()) put('\n');
   maybe_flush();
 }
 
 void JsonWriter::begin_array() {
   before_value();
-  buf_ += '[';
+  put('[');
   has_items_.push_back(false);
 }
 
@@ -113,15 +112,17 @@ void JsonWriter::end_array() {
   const bool had = has_items_.back();
   has_items_.pop_back();
   if (had) newline();
-  buf_ += ']';
-  if (has_items_.empty()) buf_ += '\n';
+  put(']');
+  if (has_items_.empty()) put('\n');
   maybe_flush();
 }
 
 void JsonWriter::key(std::string_view k) {
   before_value();
   write_string(k);
-  buf_.append(": ", 2);
+  char* p = extend(2);
+  p[0] = ':';
+  p[1] = ' ';
   after_key_ = true;
 }
 
@@ -133,31 +134,37 @@ void JsonWriter::value(std::string_view s) {
 
 void JsonWriter::value(int64_t v) {
   before_value();
-  write_integer(buf_, v);
+  char buf[24];
+  put(integer_text(buf, v));
   maybe_flush();
 }
 
 void JsonWriter::value(uint64_t v) {
   before_value();
-  write_integer(buf_, v);
+  char buf[24];
+  put(integer_text(buf, v));
   maybe_flush();
 }
 
 void JsonWriter::value(bool v) {
   before_value();
-  buf_ += v ? "true" : "false";
+  put(v ? std::string_view("true") : std::string_view("false"));
   maybe_flush();
 }
 
 void JsonWriter::value(double v) {
   before_value();
-  buf_ += std::isfinite(v) ? shortest_number(v) : "null";  // 1.2, not 1.1999999999999999
+  if (std::isfinite(v)) {
+    put(shortest_number(v));  // 1.2, not 1.1999999999999999
+  } else {
+    put(std::string_view("null"));
+  }
   maybe_flush();
 }
 
 void JsonWriter::null_value() {
   before_value();
-  buf_ += "null";
+  put(std::string_view("null"));
   maybe_flush();
 }
 

