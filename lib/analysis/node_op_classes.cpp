@@ -76,6 +76,9 @@ NodeOpClasses::NodeOpClasses(const Graph& g, const OpClasses& ops) : bits_(stati
       if (ops.is_view(n)) bits |= kView;
       if (ops.is_fusible_op(n)) bits |= kFusible;
       if (ops.is_compute_intensive(n)) bits |= kComputeIntensive;
+      if (ops.is_recomputable(n)) bits |= kRecomputable;
+      if (ops.is_random(n)) bits |= kRandom;
+      if (n.packet == "aten.cat") bits |= kCat;
       return bits;
     });
   }

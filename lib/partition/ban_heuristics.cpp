@@ -23,8 +23,8 @@ uint64_t positional_input_bytes(const Graph& g, const Node& n) {
 // list, and only a walk past 32 views marks a graph-sized bitmap (one per
 // call was a memset of the whole graph for every forward node: 10% of a
 // 10^5-node run, quadratic in the graph).
-bool materialized_in_backward(const Graph& g, const Classification& c, NodeId id, const OpClasses& ops) {
-  if (ops.is_view(g[id])) return false;
+bool materialized_in_backward(const Graph& g, const Classification& c, NodeId id, const NodeOpClasses& ops) {
+  if (ops.is_view(id)) return false;
   std::vector<NodeId> work{id};
   std::vector<NodeId> seen_list{id};
   std::vector<bool> seen_bits;
@@ -46,8 +46,8 @@ bool materialized_in_backward(const Graph& g, const Classification& c, NodeId id
     const NodeId cur = work.back();
     work.pop_back();
     for (NodeId u : g.users[cur]) {
-      if (!c.required_fw[u] && !ops.is_fusible(g[cur], g[u])) return true;
-      if (ops.is_view(g[u]) && first_visit(u)) work.push_back(u);
+      if (!c.required_fw[u] && !ops.is_fusible(cur, u)) return true;
+      if (ops.is_view(u) && first_visit(u)) work.push_back(u);
     }
   }
   return false;
@@ -71,18 +71,17 @@ bool BanSet::try_ban(NodeId id, BanReason why) {
 }
 
 BanReason should_ban_recomputation(const Graph& g, const Classification& c, NodeId id, const Settings& s,
-                                   const BanOptions& o) {
+                                   const BanOptions& o, const NodeOpClasses& ops) {
   const Node& n = g[id];
-  const OpClasses& ops = s.op_classes;
   if (n.op != OpKind::CallFunction || n.packet == "operator.getitem") return BanReason::None;
   if (n.recompute == Recompute::MustSave) return BanReason::MarkedMustSave;
-  if (s.recompute_views && ops.is_view(n)) return BanReason::None;
+  if (s.recompute_views && ops.is_view(id)) return BanReason::None;
   if (n.packet == "aten.lift_fresh_copy" || n.packet == "aten.lift_fresh") return BanReason::None;
   if (o.not_in_allowlist) {
-    if (!ops.is_recomputable(n)) return BanReason::NotInAllowlist;
+    if (!ops.is_recomputable(id)) return BanReason::NotInAllowlist;
   } else {
-    if (ops.is_random(n)) return BanReason::RandomOp;
-    if (ops.is_compute_intensive(n)) return BanReason::ComputeIntensive;
+    if (ops.is_random(id)) return BanReason::RandomOp;
+    if (ops.is_compute_intensive(id)) return BanReason::ComputeIntensive;
   }
   if (o.materialized_backward && materialized_in_backward(g, c, id, ops)) return BanReason::MaterializedInBackward;
   const double dist = static_cast<double>(c.dist_from_bw[id]);
@@ -104,7 +103,7 @@ namespace {
 // between calls.
 class FirstUnfusible {
  public:
-  FirstUnfusible(const Graph& g, const Classification& c, const OpClasses& ops)
+  FirstUnfusible(const Graph& g, const Classification& c, const NodeOpClasses& ops)
       : g_(g), c_(c), ops_(ops), queued_(2 * static_cast<size_t>(g.size()) + 2, 0) {}
 
   int32_t find(const std::vector<NodeId>& start, int32_t max_range) {
@@ -121,7 +120,7 @@ class FirstUnfusible {
       }
       for (NodeId u : g_.users[node]) {
         if (!c_.required_fw[u] || c_.fw_order[u] > max_range) continue;
-        push(c_.fw_order[u], u, ops_.is_fusible(g_[node], g_[u]));
+        push(c_.fw_order[u], u, ops_.is_fusible(node, u));
       }
     }
     for (const auto& [order, node, fusible] : heap_) mark(order, fusible) = 0;
@@ -141,15 +140,14 @@ class FirstUnfusible {
 
   const Graph& g_;
   const Classification& c_;
-  const OpClasses& ops_;
+  const NodeOpClasses& ops_;
   std::vector<uint8_t> queued_;
   std::vector<Entry> heap_;
 };
 
 }  // namespace
 
-void ban_used_far_apart(const Graph& g, const Classification& c, const Settings& s, BanSet& bans) {
-  const OpClasses& ops = s.op_classes;
+void ban_used_far_apart(const Graph& g, const Classification& c, const NodeOpClasses& ops, BanSet& bans) {
   std::vector<NodeId> fw_users;  // reused: one allocation, not one per forward node
   FirstUnfusible first_unfusible(g, c, ops);
   for (NodeId used = 0; used < g.size(); ++used) {  // graph order = forward order for required_fw nodes
@@ -164,17 +162,16 @@ void ban_used_far_apart(const Graph& g, const Classification& c, const Settings&
     if (fw_users.empty()) continue;
     const int32_t first = first_unfusible.find(fw_users, max_order);
     for (NodeId u : fw_users) {  // users are in graph order, i.e. forward order
-      if (c.fw_order[u] > first && ops.is_fusible(g[used], g[u]) && !bans.banned(u)) {
+      if (c.fw_order[u] > first && ops.is_fusible(used, u) && !bans.banned(u)) {
         bans.try_ban(u, BanReason::UsedFarApart);
       }
     }
   }
 }
 
-void ban_long_fusible_chains(const Graph& g, const Classification& c, const Settings& s, BanSet& bans) {
+void ban_long_fusible_chains(const Graph& g, const Classification& c, const NodeOpClasses& ops, BanSet& bans) {
   // 100 is PyTorch's arbitrary bound against degenerate recompute chains.
   constexpr int32_t kMaxChain = 100;
-  const OpClasses& ops = s.op_classes;
   std::vector<bool> visited(g.size(), false);  // shared by all start nodes, as in PyTorch
   using Entry = std::pair<int32_t, NodeId>;
   // A min-heap by std::push_heap/pop_heap (what std::priority_queue does),
@@ -200,7 +197,7 @@ void ban_long_fusible_chains(const Graph& g, const Classification& c, const Sett
         break;
       }
       for (NodeId u : g.users[cur]) {
-        if (c.required_fw[u] && ops.is_fusible(g[cur], g[u]) && !bans.banned(u)) push(c.fw_order[u], u);
+        if (c.required_fw[u] && ops.is_fusible(cur, u) && !bans.banned(u)) push(c.fw_order[u], u);
       }
     }
   }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "analysis/classify.h"
+#include "analysis/node_op_classes.h"
 #include "graph/graph.h"
 #include "partition/ban_options.h"
 #include "partition/ban_reason.h"
@@ -38,15 +39,16 @@ class BanSet {
 bool must_recompute(const Node& n);
 
 // PyTorch's should_ban_recomputation for a required_fw node: the first rule
-// that answers, or BanReason::None.
+// that answers, or BanReason::None. `ops`: the graph's nodes classified by
+// s.op_classes (as in the two below).
 BanReason should_ban_recomputation(const Graph& g, const Classification& c, NodeId id, const Settings& s,
-                                   const BanOptions& o);
+                                   const BanOptions& o, const NodeOpClasses& ops);
 
 // ban_recompute_used_far_apart: a fusible user consumed after the first
 // unfusible use of its producer would stretch the producer's lifetime.
-void ban_used_far_apart(const Graph& g, const Classification& c, const Settings& s, BanSet& bans);
+void ban_used_far_apart(const Graph& g, const Classification& c, const NodeOpClasses& ops, BanSet& bans);
 // ban_recompute_long_fusible_chains: recomputing a chain of more than 100
 // fusible ops is not worth it; ban the far end.
-void ban_long_fusible_chains(const Graph& g, const Classification& c, const Settings& s, BanSet& bans);
+void ban_long_fusible_chains(const Graph& g, const Classification& c, const NodeOpClasses& ops, BanSet& bans);
 
 }  // namespace pt

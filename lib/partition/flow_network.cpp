@@ -52,6 +52,7 @@ FlowNetwork build_flow_network(const Graph& g, const Classification& c, const Se
   net.weight.assign(count, std::nullopt);
   net.sink.assign(count, SinkTie::None);
   BanSet bans(g, s, o);
+  const NodeOpClasses ops(g, s.op_classes);  // the classes each node's weight and bans ask, looked up once
 
   for (NodeId id = 0; id < count; ++id) {
     const Node& n = g[id];
@@ -77,17 +78,17 @@ FlowNetwork build_flow_network(const Graph& g, const Classification& c, const Se
     if (n.input_kind == InputKind::Primal) bans.try_ban(id, BanReason::PrimalInput);
     if (n.input_kind == InputKind::FwdSeed) bans.try_ban(id, BanReason::ForwardSeed);
     if (c.required_fw[id]) {
-      const BanReason why = should_ban_recomputation(g, c, id, s, o);
+      const BanReason why = should_ban_recomputation(g, c, id, s, o, ops);
       if (why != BanReason::None) bans.try_ban(id, why);
     }
-    const auto w = node_weight(g, c, id, s);
+    const auto w = node_weight(g, c, id, s, ops);
     net.weight[id] = w ? *w : kInfinite;
     net.arcs.push_back({FlowNetwork::in(id), FlowNetwork::out(id), net.weight[id].value()});
     for (NodeId u : g.users[id]) net.arcs.push_back({FlowNetwork::out(id), FlowNetwork::in(u), kInfinite});
   }
 
-  if (o.used_far_apart) ban_used_far_apart(g, c, s, bans);
-  if (o.long_fusible_chains) ban_long_fusible_chains(g, c, s, bans);
+  if (o.used_far_apart) ban_used_far_apart(g, c, ops, bans);
+  if (o.long_fusible_chains) ban_long_fusible_chains(g, c, ops, bans);
 
   net.banned.assign(count, BanReason::None);
   for (NodeId id : bans.order()) {

@@ -7,15 +7,30 @@
 
 namespace pt {
 
-bool is_materialized(const Graph& g, NodeId id, const OpClasses& ops) {
+namespace {
+
+// `fusible(a, b)`: OpClasses::is_fusible of nodes a and b.
+template <class Fusible>
+bool materialized(const Graph& g, NodeId id, const Fusible& fusible) {
   if (g[id].op == OpKind::Placeholder) return true;
   for (NodeId u : g.users[id]) {
-    if (!ops.is_fusible(g[id], g[u])) return true;
+    if (!fusible(id, u)) return true;
   }
   return false;
 }
 
-std::optional<Capacity> node_weight(const Graph& g, const Classification& c, NodeId id, const Settings& s) {
+}  // namespace
+
+bool is_materialized(const Graph& g, NodeId id, const NodeOpClasses& ops) {
+  return materialized(g, id, [&ops](NodeId a, NodeId b) { return ops.is_fusible(a, b); });
+}
+
+bool is_materialized(const Graph& g, NodeId id, const OpClasses& ops) {
+  return materialized(g, id, [&](NodeId a, NodeId b) { return ops.is_fusible(g[a], g[b]); });
+}
+
+std::optional<Capacity> node_weight(const Graph& g, const Classification& c, NodeId id, const Settings& s,
+                                    const NodeOpClasses& ops) {
   const Node& n = g[id];
   if (n.value_kind == ValueKind::Sym) return n.sym_kind == SymKind::Float ? 4 : 1;
   if (n.value_kind != ValueKind::Tensor) {
@@ -32,7 +47,7 @@ std::optional<Capacity> node_weight(const Graph& g, const Classification& c, Nod
   // treat_parameters_as_free_to_save).
   if (s.treat_parameters_as_free_to_save && g.static_lifetime[id]) return 0;
   // recompute_views: views are never saved, always recomputed from their base.
-  if (s.recompute_views && s.op_classes.is_view(n)) return std::nullopt;
+  if (s.recompute_views && ops.is_view(id)) return std::nullopt;
 
   const double dist = static_cast<double>(c.dist_from_bw[id]);
   const double exponent = std::max(std::min(dist, s.dist_from_bw_cap), 1.0);
@@ -43,7 +58,7 @@ std::optional<Capacity> node_weight(const Graph& g, const Classification& c, Nod
   }
   Capacity w = static_cast<Capacity>(weight);  // exact: weight is an integral double below 2^100
   // Not materialized: saving it costs an extra write the forward would not do.
-  if (!is_materialized(g, id, s.op_classes)) w *= 2;
+  if (!is_materialized(g, id, ops)) w *= 2;
   return w;
 }
 

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "analysis/classify.h"
+#include "analysis/node_op_classes.h"
 #include "graph/graph.h"
 #include "partition/capacity.h"
 #include "partition/settings.h"
@@ -15,6 +16,8 @@ namespace pt {
 // Whether a node is written to memory anyway: a placeholder, or a node with a
 // user it cannot fuse with (the output node fuses with nothing). A node with
 // no users is not materialized.
+bool is_materialized(const Graph& g, NodeId id, const NodeOpClasses& ops);
+// The same, looking the classes up (one node: explanations).
 bool is_materialized(const Graph& g, NodeId id, const OpClasses& ops);
 
 // The weight, exactly as PyTorch computes it in IEEE double:
@@ -22,6 +25,8 @@ bool is_materialized(const Graph& g, NodeId id, const OpClasses& ops);
 // materialized. nullopt = infinite (the value cannot be saved: tuples, none,
 // opaque objects, views under recompute_views). Throws InputError when the
 // weight reaches 2^100 (lower dist_from_bw_base or dist_from_bw_cap).
-std::optional<Capacity> node_weight(const Graph& g, const Classification& c, NodeId id, const Settings& s);
+// `ops`: the graph's nodes classified by s.op_classes.
+std::optional<Capacity> node_weight(const Graph& g, const Classification& c, NodeId id, const Settings& s,
+                                    const NodeOpClasses& ops);
 
 }  // namespace pt

@@ -19,6 +19,10 @@ void check_every_node(const pt::Graph& g, const pt::OpClasses& ops) {
     CHECK(node_ops.is_view(id) == ops.is_view(g[id]));
     CHECK(node_ops.is_fusible_op(id) == ops.is_fusible_op(g[id]));
     CHECK(node_ops.is_compute_intensive(id) == ops.is_compute_intensive(g[id]));
+    CHECK(node_ops.is_recomputable(id) == ops.is_recomputable(g[id]));
+    CHECK(node_ops.is_random(id) == ops.is_random(g[id]));
+    // Every user edge (aten.cat readers included), as the weights and bans ask.
+    for (pt::NodeId u : g.users[id]) CHECK(node_ops.is_fusible(id, u) == ops.is_fusible(g[id], g[u]));
   }
 }
 
@@ -32,5 +36,7 @@ TEST_CASE("NodeOpClasses agrees with OpClasses on every node of gpt2_124m") {
   ops.view.erase("aten.view");
   ops.random.insert("aten.mm");
   ops.compute_intensive.erase("aten.mm");
+  ops.recomputable.erase("aten.mul");
+  ops.recomputable.insert("aten.bmm");
   check_every_node(g, ops);
 }
