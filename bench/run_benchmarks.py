@@ -53,13 +53,16 @@ def machine():
     return "%d cores (nproc), %s, %.1f GB RAM, %s" % (os.cpu_count(), model, mem_kb / 1e6, platform.platform())
 
 
-def measured(make_cmd, repeat):
+def measured(make_cmd, repeat, between=None):
     """Medians of wall time, CPU time (user+sys), peak RSS and system time
     over `repeat` runs of make_cmd(k) (a list, or a function of the run
-    index)."""
+    index). `between`, when given, is called after each run (to interleave
+    another measurement with these, in the same phase of the machine)."""
     walls, cpus, rss, syss = [], [], [], []
     for k in range(repeat):
         cmd = make_cmd(k) if callable(make_cmd) else make_cmd
+        if k > 0 and between:
+            between()
         start = time.perf_counter()
         proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         _, status, usage = os.wait4(proc.pid, 0)
@@ -125,22 +128,25 @@ def protobuf_parse_seconds(bench, graphs):
     return out
 
 
-def read_only_seconds(tool, graph, repeat):
-    """Median wall seconds of `partition_tool inspect G`: a process that
-    reads and checks the graph (and prints a summary), nothing more."""
-    return measured([tool, "inspect", os.path.join(ROOT, graph)], repeat)[0]
-
-
 def partition_runs(tool, graph, repeat, work):
     """Whole-process medians (wall, CPU, peak RSS), the median of each
-    stage's timing, one report's facts, and the median system time."""
+    stage's timing, one report's facts, the median system time, and the
+    median wall time of `partition_tool inspect G` (a process that reads
+    and checks the graph, prints a summary, and nothing more), its runs
+    interleaved with the partition's."""
     base = os.path.join(work, os.path.basename(graph))
     reports = [base + ".%d.json" % k for k in range(repeat)]
+    read_only = []
+
+    def inspect():
+        read_only.append(measured([tool, "inspect", os.path.join(ROOT, graph)], 1)[0])
+
     wall, cpu, rss, sys_s = measured(
-        lambda k: [tool, "--input", os.path.join(ROOT, graph), "--report-json", reports[k]], repeat)
+        lambda k: [tool, "--input", os.path.join(ROOT, graph), "--report-json", reports[k]], repeat, inspect)
+    inspect()
     samples = [report_facts(r) for r in reports]
     stages = {key: statistics.median(s["timings"][key] for s in samples) for key in samples[0]["timings"]}
-    return wall, cpu, rss, stages, samples[0], sys_s
+    return wall, cpu, rss, stages, samples[0], sys_s, statistics.median(read_only)
 
 
 def table_corpus(args):
@@ -157,11 +163,10 @@ def table_corpus(args):
     graphs = corpus_graphs()
     protobuf = protobuf_parse_seconds(args.bench, graphs)
     for graph in graphs:
-        wall, cpu, rss, stages, report, _ = partition_runs(args.tool, graph, args.repeat, args.work)
+        wall, cpu, rss, stages, report, _, read_only = partition_runs(args.tool, graph, args.repeat, args.work)
         results[graph] = (wall, cpu, rss, stages, report)
         read = stages.get("parse", float("nan")) + stages.get("validate", float("nan"))
         pb = protobuf.get(graph, float("nan"))
-        read_only = read_only_seconds(args.tool, graph, args.repeat)
         print("| %s | %d | %s | %s | %.1f | %s | %s | %s | %.1f | %.1f | %.1f |" % (
             graph.replace("test/corpus/", ""), report["nodes"]["input"], ms(wall), ms(cpu), rss, ms(read), ms(pb),
             ms(read_only), wall / read if read > 0 else float("nan"), wall / pb if pb > 0 else float("nan"),
@@ -231,11 +236,10 @@ def table_scaling(args):
         if not os.path.exists(path):
             subprocess.run([args.tool, "generate", "--layers", str(layers), "-o", path], check=True,
                            stdout=subprocess.DEVNULL)
-        wall, cpu, rss, stages, report, sys_s = partition_runs(args.tool, path, args.repeat if target < 1_000_000 else
-                                                               max(3, args.repeat // 2), args.work)
+        wall, cpu, rss, stages, report, sys_s, read_only = partition_runs(
+            args.tool, path, args.repeat if target < 1_000_000 else max(3, args.repeat // 2), args.work)
         rows.append((report["nodes"]["input"], layers, wall, cpu, rss, stages, sys_s,
-                     protobuf_parse_seconds(args.bench, [path]).get(path, float("nan")),
-                     read_only_seconds(args.tool, path, args.repeat if target < 1_000_000 else max(3, args.repeat // 2))))
+                     protobuf_parse_seconds(args.bench, [path]).get(path, float("nan")), read_only))
         target *= 10
     # System time apart: on a VM it is mostly the kernel clearing fresh
     # memory, and it moves with the host more than with the tool.
