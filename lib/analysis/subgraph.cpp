@@ -1,5 +1,7 @@
 #include "analysis/subgraph.h"
 
+#include <cstdint>
+
 namespace pt {
 
 namespace {
@@ -22,11 +24,11 @@ Subgraph extract_subgraph(const Graph& g, const std::vector<NodeId>& inputs, con
   Subgraph s;
   s.is_input.assign(count, false);
   for (NodeId in : inputs) s.is_input[in] = true;
-  std::vector<bool> valid(count, false);
+  std::vector<uint8_t> valid(static_cast<size_t>(count), 0);  // bytes: read per input edge (bits cost shifts)
   for (NodeId id = 0; id < count; ++id) {
     const Node& n = g[id];
     if (s.is_input[id]) {
-      valid[id] = true;
+      valid[id] = 1;
       continue;
     }
     if (pass != Pass::Backward && must_be_in_backward(n)) continue;
@@ -36,12 +38,12 @@ Subgraph extract_subgraph(const Graph& g, const std::vector<NodeId>& inputs, con
       case OpKind::Output:
         break;
       case OpKind::GetAttr:
-        valid[id] = true;
+        valid[id] = 1;
         break;
       case OpKind::CallFunction: {
         bool ok = true;
-        for (NodeId in : n.inputs) ok = ok && valid[in];
-        valid[id] = ok;
+        for (NodeId in : n.inputs) ok = ok && valid[in] != 0;
+        valid[id] = ok ? 1 : 0;
         break;
       }
     }
@@ -49,11 +51,11 @@ Subgraph extract_subgraph(const Graph& g, const std::vector<NodeId>& inputs, con
   // Dead-code elimination in the new graph: roots are the outputs, the inputs
   // (placeholders there) and impure valid nodes; liveness flows to inputs.
   s.keep.assign(count, false);
-  std::vector<bool> is_output(count, false);
+  std::vector<uint8_t> is_output(static_cast<size_t>(count), 0);
   for (NodeId out : outputs) {
     if (out == kNoNode) continue;
     if (!valid[out] && !s.invalid_output) s.invalid_output = out;
-    is_output[out] = true;
+    is_output[out] = 1;
   }
   for (NodeId id = count - 1; id >= 0; --id) {
     if (!valid[id]) continue;
