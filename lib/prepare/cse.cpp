@@ -1,11 +1,9 @@
 #include "prepare/cse.h"
 
-#include <algorithm>
 #include <bit>
 #include <deque>
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <string>
 #include <string_view>
 
