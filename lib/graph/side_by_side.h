@@ -5,7 +5,7 @@
 //
 // run_side_by_side: two pieces of work that share only what they read, run
 // at once: `beside` on a second thread, `here` on the caller's (the
-// bandwidth model's two passes, CSE's aliases and key templates). Without
+// bandwidth model's two passes, validation's name scan, extraction). Without
 // `parallel`, `beside` runs first on the caller's thread. An exception from
 // `beside` is rethrown once both are done; one from `here` propagates after
 // the second thread is joined.

@@ -31,8 +31,9 @@ struct Partitioned {
   std::vector<StageTiming> timings;  // prepare, then the partitioner's stages
 };
 
-// `threads` bounds the stages that split their work (prepare's CSE; 0: each
-// stage's default); results do not depend on it.
+// `threads` bounds the partitioner's stages that split their work
+// (extraction, graph/side_by_side.h; 0: each stage's default); results do
+// not depend on it.
 Partitioned partition_joint(const Graph& joint, const Settings& settings, unsigned threads = 0);
 
 // partition_joint for a caller done with the joint graph's nodes (the

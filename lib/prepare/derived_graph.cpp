@@ -5,7 +5,6 @@
 
 #include "graph/record_edit.h"
 
-
 namespace pt {
 
 namespace {
