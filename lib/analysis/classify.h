@@ -13,9 +13,9 @@ namespace pt {
 inline constexpr int64_t kFarFromBackward = 1'000'000'000;  // PyTorch's int(1e9)
 
 struct Classification {
-  std::vector<bool> required_fw;       // nodes of the forward-only graph (primals and fwd seeds always)
-  std::vector<bool> required_bw;       // tangent closure + gradient outputs
-  std::vector<bool> tangent_closure;   // tangents, must-be-in-backward nodes, and everything downstream
+  Flags required_fw;       // nodes of the forward-only graph (primals and fwd seeds always)
+  Flags required_bw;       // tangent closure + gradient outputs
+  Flags tangent_closure;   // tangents, must-be-in-backward nodes, and everything downstream
   std::vector<int32_t> fw_order;       // position among required_fw nodes, -1 elsewhere
   std::vector<int64_t> dist_from_bw;   // 0 outside required_fw; 1e9 when the backward never reads it
   std::vector<NodeId> inputs;          // primals then forward seeds

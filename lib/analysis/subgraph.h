@@ -22,8 +22,8 @@ bool must_be_in_backward(const Node& n);
 bool must_be_in_forward(const Node& n);
 
 struct Subgraph {
-  std::vector<bool> keep;       // per joint node: part of the sub-graph after DCE (inputs included)
-  std::vector<bool> is_input;   // per joint node: one of the given inputs
+  Flags keep;       // per joint node: part of the sub-graph after DCE (inputs included)
+  Flags is_input;   // per joint node: one of the given inputs
   // The first output that is not computable from the inputs, if any.
   std::optional<NodeId> invalid_output;
 };

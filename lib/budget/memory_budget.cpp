@@ -129,7 +129,7 @@ BudgetDecision choose_saved_values(const Graph& g, const Classification& c, cons
   const KnapsackResult k = solve_knapsack(s.activation_memory_budget_solver, memory, runtime, std::max(d.budget, 0.0));
   BanOptions final_options = aggressive;
   final_options.dont_ban.assign(g.size(), false);
-  std::vector<bool> kept(candidates.size(), true);
+  Flags kept(candidates.size(), true);
   for (int idx : k.recomputed) {
     final_options.dont_ban[candidates[idx]] = true;
     kept[idx] = false;

@@ -19,9 +19,9 @@ struct PassSimulation {
   const NodeOpClasses& ops;
   // reads_directly's marks: all false between calls (it clears what it set),
   // so a search costs what it visits, not a scan of what it saw.
-  mutable std::vector<bool> visited_ = {};
+  mutable Flags visited_ = {};
 
-  bool is_alias(NodeId id, const std::vector<bool>& is_input) const {
+  bool is_alias(NodeId id, const Flags& is_input) const {
     if (is_input[id]) return false;
     const Node& n = g[id];
     return !n.positional_inputs.empty() && (ops.is_view(id) || n.packet == "operator.getitem");
@@ -32,9 +32,9 @@ struct PassSimulation {
   // kernel realizes (a buffer of their own, which `id` reads instead).
   // Unallocated chains are short (realization bounds them); past 4096
   // values it answers yes, the rule without realized values.
-  bool reads_directly(NodeId id, NodeId r, const std::vector<NodeId>& root, const std::vector<bool>& in_pass,
-                      const std::vector<bool>& is_input, const std::vector<bool>& stored,
-                      const std::vector<bool>& realized) const {
+  bool reads_directly(NodeId id, NodeId r, const std::vector<NodeId>& root, const Flags& in_pass,
+                      const Flags& is_input, const Flags& stored,
+                      const Flags& realized) const {
     if (realized.empty()) return true;
     std::vector<NodeId> stack(g[id].inputs.begin(), g[id].inputs.end()), seen;
     auto answer = [&](bool v) {
@@ -84,9 +84,9 @@ struct PassSimulation {
   // (0.10 GB) that this leaves at their readers.
   // Off: --bandwidth-option allocate_at_kernel_launch=false.
   template <typename Allocates>
-  std::vector<uint64_t> allocations(const std::vector<NodeId>& order, const std::vector<bool>& is_input,
-                                    const std::vector<NodeId>& root, const std::vector<bool>& takes_over,
-                                    const std::vector<int32_t>& kernel, const std::vector<bool>& recomputed,
+  std::vector<uint64_t> allocations(const std::vector<NodeId>& order, const Flags& is_input,
+                                    const std::vector<NodeId>& root, const Flags& takes_over,
+                                    const std::vector<int32_t>& kernel, const Flags& recomputed,
                                     const Allocates& allocates) const {
     std::vector<size_t> launch;  // per kernel: its first position in `order`
     for (size_t pos = 0; pos < order.size() && !kernel.empty(); ++pos) {
@@ -105,15 +105,15 @@ struct PassSimulation {
     return bytes;
   }
 
-  void run(const std::vector<NodeId>& order, const std::vector<bool>& is_input, const std::vector<bool>& retained,
-           const std::vector<bool>& stored, const std::vector<bool>& realized, const Materialized& rules,
-           const std::vector<int32_t>& kernel, const std::vector<bool>& recomputed, uint64_t& live,
+  void run(const std::vector<NodeId>& order, const Flags& is_input, const Flags& retained,
+           const Flags& stored, const Flags& realized, const Materialized& rules,
+           const std::vector<int32_t>& kernel, const Flags& recomputed, uint64_t& live,
            uint64_t& pass_peak, std::string& pass_peak_at) const {
     auto allocates = [&](NodeId id) { return stored.empty() || stored[id]; };
     const NodeId count = g.size();
     std::vector<NodeId> root(count, kNoNode);
     std::vector<int64_t> last_use(count, -1);
-    std::vector<bool> in_pass(count, false);
+    Flags in_pass(count, false);
     for (NodeId id : order) in_pass[id] = true;
     // A value kept in registers (allocates nothing) is computed again by each
     // kernel that reads it (report/bandwidth_model.h), so the memory it is
@@ -155,7 +155,7 @@ struct PassSimulation {
       }
     }
     // A retained view keeps its base retained.
-    std::vector<bool> keep = retained;
+    Flags keep = retained;
     for (NodeId id : order) {
       if (retained[id] && root[id] != kNoNode) keep[root[id]] = true;
     }
@@ -173,7 +173,7 @@ struct PassSimulation {
     // realizes (`realized`; the float32 loss gradient before its bfloat16
     // cast, report/bandwidth_options.h's realize_large_expressions) does not
     // take it over. Off: --bandwidth-option write_in_place=false.
-    std::vector<bool> takes_over(count, false), taken(count, false);
+    Flags takes_over(count, false), taken(count, false);
     if (!stored.empty() && rules.write_in_place) {
       for (size_t pos = 0; pos < order.size(); ++pos) {
         const NodeId id = order[pos];
@@ -232,10 +232,10 @@ struct PassSimulation {
 // starts at the values only the backward computes in the forward's region
 // (the statistics of a recomputed attention), which pulls the recomputation
 // of every layer ahead of the loss backward.
-void append_backward_order(const Graph& g, const Extraction& e, const std::vector<bool>& bw_input,
+void append_backward_order(const Graph& g, const Extraction& e, const Flags& bw_input,
                            bool from_first_tangent_reader, std::vector<NodeId>& order) {
   const NodeId count = g.size();
-  std::vector<bool> recomputed(count, false), emitted(count, false);
+  Flags recomputed(count, false), emitted(count, false);
   for (NodeId id : e.recomputed) recomputed[id] = true;
   // The output node is the graph's last (validate.cpp): tested by id, not
   // by reading its Node (a cache miss per edge on large graphs).
@@ -318,7 +318,7 @@ ForwardPeak simulate_forward_peak(const Graph& g, const Classification& c, const
   for (NodeId id = 0; id < count; ++id) {
     if (e.forward.keep[id] && id != g.output_node()) fw_order.push_back(id);
   }
-  std::vector<bool> fw_retained(count, false);
+  Flags fw_retained(count, false);
   for (NodeId id : c.fwd_outputs) {
     if (id != kNoNode) fw_retained[id] = true;
   }
@@ -346,10 +346,10 @@ PeakMemory simulate_backward_peak(const Graph& g, const Classification& c, const
   // plus the tangents. Saved values are freed after their last reader;
   // gradients are held to the end.
   std::vector<NodeId> bw_order = e.bw_inputs();
-  std::vector<bool> bw_input(count, false);
+  Flags bw_input(count, false);
   for (NodeId id : bw_order) bw_input[id] = true;
   append_backward_order(g, e, bw_input, materialized.order_from_first_tangent_reader, bw_order);
-  std::vector<bool> bw_retained(count, false);
+  Flags bw_retained(count, false);
   for (NodeId id : c.bwd_outputs) {
     if (id != kNoNode) bw_retained[id] = true;
   }
@@ -360,7 +360,7 @@ PeakMemory simulate_backward_peak(const Graph& g, const Classification& c, const
   }
   m.backward_peak_bytes = live;
   std::string bw_at = bw_order.empty() ? "" : std::string(g[bw_order.front()].name);
-  std::vector<bool> recomputed(count, false);
+  Flags recomputed(count, false);
   for (NodeId id : e.recomputed) recomputed[id] = true;
   sim.run(bw_order, bw_input, bw_retained, materialized.backward, materialized.backward_realized, materialized,
           materialized.backward_kernel, recomputed, live, m.backward_peak_bytes, bw_at);

@@ -43,12 +43,12 @@ struct PeakMemory {
 // `*_realized` masks, report/fusion_groups.h's FusionGroups::realized;
 // empty: none).
 struct Materialized {
-  std::vector<bool> forward;
-  std::vector<bool> backward;
+  Flags forward;
+  Flags backward;
   bool sources_live_to_readers = true;
   bool write_in_place = true;
-  std::vector<bool> forward_realized;
-  std::vector<bool> backward_realized;
+  Flags forward_realized;
+  Flags backward_realized;
   // The backward's order starts at the first node that reads a tangent
   // (peak_memory.cpp's append_backward_order says why); false: at every node
   // that is no recomputation.

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "graph/flags.h"
 #include "graph/name_index.h"
 #include "graph/node_records.h"
 #include "graph/node_view.h"
@@ -127,7 +128,7 @@ struct Graph {
   int64_t num_fwd_outputs = 0;
   std::vector<NodeId> outputs;                 // flattened output list; kNoNode for none/constants
   std::vector<NodeId> primals;                 // primal placeholders in order
-  std::vector<bool> static_lifetime;           // per node: parameter/buffer primal
+  Flags static_lifetime;           // per node: parameter/buffer primal
 
   NodeId size() const { return static_cast<NodeId>(nodes.size()); }
   const Node& operator[](NodeId id) const { return nodes[static_cast<size_t>(id)]; }

@@ -27,7 +27,7 @@ bool materialized_in_backward(const Graph& g, const Classification& c, NodeId id
   if (ops.is_view(id)) return false;
   std::vector<NodeId> work{id};
   std::vector<NodeId> seen_list{id};
-  std::vector<bool> seen_bits;
+  Flags seen_bits;
   auto first_visit = [&](NodeId u) {
     if (!seen_bits.empty()) {
       if (seen_bits[u]) return false;
@@ -172,7 +172,7 @@ void ban_used_far_apart(const Graph& g, const Classification& c, const NodeOpCla
 void ban_long_fusible_chains(const Graph& g, const Classification& c, const NodeOpClasses& ops, BanSet& bans) {
   // 100 is PyTorch's arbitrary bound against degenerate recompute chains.
   constexpr int32_t kMaxChain = 100;
-  std::vector<bool> visited(g.size(), false);  // shared by all start nodes, as in PyTorch
+  Flags visited(g.size(), false);  // shared by all start nodes, as in PyTorch
   using Entry = std::pair<int32_t, NodeId>;
   // A min-heap by std::push_heap/pop_heap (what std::priority_queue does),
   // on one vector for all start nodes instead of a queue allocated per start.

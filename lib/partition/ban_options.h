@@ -16,7 +16,7 @@ struct BanOptions {
   bool reductions = true;
   // Nodes the memory budget decided to recompute: every ban attempt on them
   // is refused (collectives excepted). Empty = none.
-  std::vector<bool> dont_ban;
+  Flags dont_ban;
 
   // From the settings. aggressive_recomputation turns off the far-apart,
   // long-chain, materialized-backward and allowlist bans.

@@ -80,7 +80,7 @@ ContractedNetwork contract_network(int32_t vertex_count, const std::vector<FlowA
   // Components of the free vertices, joined by kept arcs between two of them.
   std::vector<int32_t> parent(static_cast<size_t>(vertex_count));
   for (int32_t v = 0; v < vertex_count; ++v) parent[v] = v;
-  std::vector<bool> touched(static_cast<size_t>(vertex_count), false);
+  Flags touched(static_cast<size_t>(vertex_count), false);
   for (const FlowArc& a : arcs) {
     switch (fate(out.side, a)) {
       case ArcFate::Dropped: break;

@@ -10,7 +10,7 @@ namespace pt {
 
 namespace {
 
-void append_unique(std::vector<NodeId>& list, std::vector<bool>& seen, NodeId id) {
+void append_unique(std::vector<NodeId>& list, Flags& seen, NodeId id) {
   if (!seen[id]) {
     seen[id] = true;
     list.push_back(id);
@@ -42,13 +42,13 @@ DefaultPartition default_partition(const Graph& g) {
     }
   }
   if (last == kNoNode) throw InputError(g.source + ": the graph has no forward node (no primal, seed or is_forward tag)");
-  std::vector<bool> forward(count, false);
+  Flags forward(count, false);
   for (NodeId id = 0; id <= last; ++id) {
     forward[id] = g[id].input_kind != InputKind::Tangent && g[id].op != OpKind::Output;
   }
 
   DefaultPartition out;
-  std::vector<bool> seen_value(count, false), seen_sym(count, false);
+  Flags seen_value(count, false), seen_sym(count, false);
   for (NodeId id = 0; id < count; ++id) {
     if (!forward[id]) continue;
     const Node& n = g[id];

@@ -11,7 +11,7 @@ namespace pt {
 
 int64_t FlowNetwork::used_vertex_count() const {
   if (released_counts_) return released_counts_->used_vertices;
-  std::vector<bool> used(vertex_count, false);
+  Flags used(vertex_count, false);
   for (const auto& a : arcs) used[a.from] = used[a.to] = true;
   return std::count(used.begin(), used.end(), true);
 }

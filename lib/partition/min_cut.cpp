@@ -13,7 +13,7 @@ namespace {
 // Solves every component of `cn` with capacities of type Cap; marks the
 // free vertices that reach the sink. Returns the summed flow.
 template <class Cap>
-Capacity solve_components(const ContractedNetwork& cn, Capacity infinity, std::vector<bool>& sink_side) {
+Capacity solve_components(const ContractedNetwork& cn, Capacity infinity, Flags& sink_side) {
   MaxFlowSolver<Cap> solver;
   Capacity total = 0;
   for (int32_t c = 0; c < cn.component_count(); ++c) {

@@ -21,7 +21,7 @@ struct MinCut {
   std::vector<NodeId> saved;     // graph order
   // Per vertex of the network: can reach the sink in the residual network.
   // When infeasible: the vertices joined to the sink by infinite arcs.
-  std::vector<bool> sink_side;
+  Flags sink_side;
 };
 
 // Any s-t network (saved is left empty). Throws InputError when the finite

@@ -14,7 +14,7 @@ namespace pt {
 struct ReferenceCut {
   bool feasible = true;
   int64_t value = 0;
-  std::vector<bool> sink_side;
+  Flags sink_side;
 };
 
 // With `sink_side` false only the maximum flow value is computed (Preflow's

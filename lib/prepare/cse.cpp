@@ -138,11 +138,11 @@ uint64_t signature(const Node& n, const std::vector<NodeId>& kept_as) {
 
 }  // namespace
 
-std::vector<NodeId> cse_merge_targets(const Graph& g, const std::vector<bool>& present, const OpClasses& ops) {
+std::vector<NodeId> cse_merge_targets(const Graph& g, const Flags& present, const OpClasses& ops) {
   const NodeId count = g.size();
   std::vector<NodeId> kept_as(static_cast<size_t>(count));
   for (NodeId id = 0; id < count; ++id) kept_as[id] = id;
-  const std::vector<bool> alias = aliases_output(g, present, ops);
+  const Flags alias = aliases_output(g, present, ops);
 
   // Keys are written only for nodes that share their signature (target and
   // merged references) with another: a node alone with its signature has

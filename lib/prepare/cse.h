@@ -19,6 +19,6 @@ namespace pt {
 // `present`: the nodes that survived dead-code elimination; the others are
 // skipped (they neither merge nor count as mutations). Returns, per node, the
 // node it is merged into, or the node itself when it is kept (or absent).
-std::vector<NodeId> cse_merge_targets(const Graph& g, const std::vector<bool>& present, const OpClasses& ops);
+std::vector<NodeId> cse_merge_targets(const Graph& g, const Flags& present, const OpClasses& ops);
 
 }  // namespace pt

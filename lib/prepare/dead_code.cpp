@@ -4,16 +4,16 @@
 
 namespace pt {
 
-std::vector<bool> live_nodes(const Graph& g) {
-  const std::vector<bool> present(static_cast<size_t>(g.size()), true);
-  std::vector<bool> roots(static_cast<size_t>(g.size()), false);
+Flags live_nodes(const Graph& g) {
+  const Flags present(static_cast<size_t>(g.size()), true);
+  Flags roots(static_cast<size_t>(g.size()), false);
   for (NodeId id = 0; id < g.size(); ++id) roots[id] = g[id].impure || g[id].op == OpKind::Output;
   return live_nodes(g, present, roots);
 }
 
-std::vector<bool> live_nodes(const Graph& g, const std::vector<bool>& present, const std::vector<bool>& roots) {
+Flags live_nodes(const Graph& g, const Flags& present, const Flags& roots) {
   const NodeId count = g.size();
-  std::vector<bool> live(static_cast<size_t>(count), false);
+  Flags live(static_cast<size_t>(count), false);
   // Users always come later in graph order, so their liveness is final when
   // a node is reached walking backwards.
   for (NodeId id = count - 1; id >= 0; --id) {
@@ -25,7 +25,7 @@ std::vector<bool> live_nodes(const Graph& g, const std::vector<bool>& present, c
   return live;
 }
 
-std::vector<bool> live_from_roots(const std::vector<std::vector<NodeId>>& users, const std::vector<bool>& roots) {
+Flags live_from_roots(const std::vector<std::vector<NodeId>>& users, const Flags& roots) {
   const size_t count = users.size();
   // Inputs of each node in compressed form (the reverse of `users`).
   std::vector<size_t> start(count + 1, 0);
@@ -38,7 +38,7 @@ std::vector<bool> live_from_roots(const std::vector<std::vector<NodeId>>& users,
   for (size_t n = 0; n < count; ++n) {
     for (NodeId u : users[n]) inputs[fill[static_cast<size_t>(u)]++] = static_cast<NodeId>(n);
   }
-  std::vector<bool> live(count, false);
+  Flags live(count, false);
   std::vector<NodeId> work;
   for (size_t n = 0; n < count; ++n) {
     if (roots[n]) {

@@ -14,19 +14,19 @@
 namespace pt {
 
 // The whole joint graph: roots are the impure nodes and the output node.
-std::vector<bool> live_nodes(const Graph& g);
+Flags live_nodes(const Graph& g);
 
 // A sub-graph of `g`: only nodes with `present[id]` exist there (a user that
 // is not present does not keep its input alive); `roots` are the sub-graph's
 // outputs, inputs and whatever else must survive (the caller adds the impure
 // present nodes if the sub-graph keeps them). Relies on `g`'s topological
 // order, so one reverse pass suffices.
-std::vector<bool> live_nodes(const Graph& g, const std::vector<bool>& present, const std::vector<bool>& roots);
+Flags live_nodes(const Graph& g, const Flags& present, const Flags& roots);
 
 // Any graph given as a user adjacency (users[n] = the nodes reading n, in any
 // order, any numbering): a node is live when it is a root or some live node
 // uses it. Works without topological order (a breadth-first walk against the
 // edges).
-std::vector<bool> live_from_roots(const std::vector<std::vector<NodeId>>& users, const std::vector<bool>& roots);
+Flags live_from_roots(const std::vector<std::vector<NodeId>>& users, const Flags& roots);
 
 }  // namespace pt

@@ -47,7 +47,7 @@ struct Plan {
   NodeId count = 0;
 };
 
-DerivedGraph begin_derived(const Graph& g, const std::vector<bool>& keep, Plan& plan) {
+DerivedGraph begin_derived(const Graph& g, const Flags& keep, Plan& plan) {
   DerivedGraph d;
   d.overlay = std::make_shared<NodeRecords>();
   Graph& out = d.graph;
@@ -100,7 +100,7 @@ auto reference_map(const Plan& plan, const std::vector<NodeId>& kept_as, const N
 
 }  // namespace
 
-DerivedGraph derive_graph(const Graph& g, const std::vector<bool>& keep, const std::vector<NodeId>& kept_as) {
+DerivedGraph derive_graph(const Graph& g, const Flags& keep, const std::vector<NodeId>& kept_as) {
   Plan plan;
   DerivedGraph d = begin_derived(g, keep, plan);
   auto name_of = [&g](NodeId id) { return g[id].name; };
@@ -121,7 +121,7 @@ DerivedGraph derive_graph(const Graph& g, const std::vector<bool>& keep, const s
   return d;
 }
 
-DerivedGraph derive_graph_consuming(Graph& g, const std::vector<bool>& keep, const std::vector<NodeId>& kept_as) {
+DerivedGraph derive_graph_consuming(Graph& g, const Flags& keep, const std::vector<NodeId>& kept_as) {
   Plan plan;
   DerivedGraph d = begin_derived(g, keep, plan);
   // Names view the shared message: kept by index, as nodes move down.

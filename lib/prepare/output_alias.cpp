@@ -15,7 +15,7 @@ namespace {
 bool is_tensor(const Node& n) { return n.value_kind == ValueKind::Tensor; }
 
 // Tensor nodes read by the output node.
-std::vector<NodeId> tensor_outputs(const Graph& g, const std::vector<bool>& present) {
+std::vector<NodeId> tensor_outputs(const Graph& g, const Flags& present) {
   std::vector<NodeId> out;
   for (NodeId in : g[g.output_node()].inputs) {
     if (present[in] && is_tensor(g[in])) out.push_back(in);
@@ -45,9 +45,9 @@ bool is_tuple_view(const Node& n, const OpClasses& ops) {
   return false;
 }
 
-std::vector<bool> by_storage_ids(const Graph& g, const std::vector<bool>& present) {
+Flags by_storage_ids(const Graph& g, const Flags& present) {
   std::unordered_set<int64_t> storages;
-  std::vector<bool> alias(static_cast<size_t>(g.size()), false);
+  Flags alias(static_cast<size_t>(g.size()), false);
   for (NodeId out : tensor_outputs(g, present)) {
     if (g[out].has_storage) storages.insert(g[out].storage);
     alias[out] = true;
@@ -81,7 +81,7 @@ class UnionFind {
   std::vector<NodeId> parent_;
 };
 
-std::vector<bool> by_structure(const Graph& g, const std::vector<bool>& present, const OpClasses& ops) {
+Flags by_structure(const Graph& g, const Flags& present, const OpClasses& ops) {
   UnionFind storage(g.size());
   for (NodeId id = 0; id < g.size(); ++id) {
     const Node& n = g[id];
@@ -97,7 +97,7 @@ std::vector<bool> by_structure(const Graph& g, const std::vector<bool>& present,
   }
   std::unordered_set<NodeId> output_roots;
   for (NodeId out : tensor_outputs(g, present)) output_roots.insert(storage.find(out));
-  std::vector<bool> alias(static_cast<size_t>(g.size()), false);
+  Flags alias(static_cast<size_t>(g.size()), false);
   for (NodeId id = 0; id < g.size(); ++id) {
     alias[id] = present[id] && is_tensor(g[id]) && output_roots.count(storage.find(id)) != 0;
   }
@@ -106,7 +106,7 @@ std::vector<bool> by_structure(const Graph& g, const std::vector<bool>& present,
 
 }  // namespace
 
-std::vector<bool> aliases_output(const Graph& g, const std::vector<bool>& present, const OpClasses& ops) {
+Flags aliases_output(const Graph& g, const Flags& present, const OpClasses& ops) {
   for (NodeId id = 0; id < g.size(); ++id) {
     if (present[id] && is_tensor(g[id]) && g[id].has_storage) {
       return by_storage_ids(g, present);

@@ -18,6 +18,6 @@ namespace pt {
 // storages are followed through the graph: view ops (`ops.view`), in-place
 // ops (copy_ and friends return their first argument) and getitems of
 // split/unbind-style ops share their source's storage.
-std::vector<bool> aliases_output(const Graph& g, const std::vector<bool>& present, const OpClasses& ops);
+Flags aliases_output(const Graph& g, const Flags& present, const OpClasses& ops);
 
 }  // namespace pt

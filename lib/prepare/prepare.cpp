@@ -11,7 +11,7 @@ namespace {
 
 PrepareResult prepare_graph(const Graph& joint, const Settings& settings, Graph* consume) {
   PrepareResult r;
-  const std::vector<bool> live = live_nodes(joint);
+  const Flags live = live_nodes(joint);
   std::vector<NodeId> kept_as;
   if (settings.cse) {
     kept_as = cse_merge_targets(joint, live, settings.op_classes);
@@ -19,7 +19,7 @@ PrepareResult prepare_graph(const Graph& joint, const Settings& settings, Graph*
     kept_as.resize(static_cast<size_t>(joint.size()));
     for (NodeId id = 0; id < joint.size(); ++id) kept_as[id] = id;
   }
-  std::vector<bool> keep(static_cast<size_t>(joint.size()), false);
+  Flags keep(static_cast<size_t>(joint.size()), false);
   for (NodeId id = 0; id < joint.size(); ++id) {
     if (!live[id]) {
       r.dead.push_back(std::string(joint[id].name));

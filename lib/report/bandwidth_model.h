@@ -65,8 +65,8 @@ struct PassEstimate {
   uint64_t flops = 0;
   double seconds = 0;
   std::vector<KernelEstimate> kernels;  // those that store something or run a non-fusible op
-  std::vector<bool> stored;             // per joint node: written to memory (peak_memory.h's Materialized)
-  std::vector<bool> realized;           // per joint node: FusionGroups::realized
+  Flags stored;             // per joint node: written to memory (peak_memory.h's Materialized)
+  Flags realized;           // per joint node: FusionGroups::realized
   std::vector<int32_t> kernel;          // per joint node: FusionGroups::kernel
 
   uint64_t bytes() const { return bytes_loaded + bytes_stored; }

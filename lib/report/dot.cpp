@@ -113,7 +113,7 @@ DotSelection select_dot_nodes(const Graph& g, const std::string& around, int dep
 
 void write_dot(std::ostream& out, const Graph& g, const PartitionResult& r, const DotSelection& sel) {
   const Extraction& e = r.extraction;
-  std::vector<bool> saved(static_cast<size_t>(g.size()), false), shown(static_cast<size_t>(g.size()), false);
+  Flags saved(static_cast<size_t>(g.size()), false), shown(static_cast<size_t>(g.size()), false);
   for (NodeId id : e.fw_saved_outputs()) saved[id] = true;
   for (NodeId id : sel.nodes) shown[id] = true;
 

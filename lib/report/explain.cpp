@@ -108,7 +108,7 @@ std::vector<NodeId> path_to_backward(const Graph& g, const Extraction& e, NodeId
 
 // The backward inputs a recomputed node is computed from.
 std::vector<NodeId> recomputed_from(const Graph& g, const Extraction& e, NodeId id) {
-  std::vector<bool> seen(static_cast<size_t>(g.size()), false);
+  Flags seen(static_cast<size_t>(g.size()), false);
   std::vector<NodeId> stack{id}, out;
   seen[id] = true;
   while (!stack.empty()) {

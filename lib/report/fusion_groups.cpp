@@ -34,7 +34,7 @@ class Grouper {
       if (in_pass(id)) assign(id);
     }
     if (o_.merge_sibling_kernels) renumber(merge_sibling_kernels(g_, f_, first_, numel_, recomputed_, o_));
-    std::vector<bool> is_output(n_, false);
+    Flags is_output(n_, false);
     for (NodeId id : outputs) {
       if (id != kNoNode && in_pass(id)) is_output[id] = true;
     }
@@ -220,7 +220,7 @@ class Grouper {
   // read by a non-fusible kernel, a reduction anyone reads (the reduction ends
   // its kernel), or forced by recompute_fused_inputs = false. Storing a view
   // of a fused value stores its base.
-  void decide_stores(const std::vector<bool>& is_output) {
+  void decide_stores(const Flags& is_output) {
     for (NodeId id = 0; id < g_.size(); ++id) {
       const NodeRole r = f_.role[id];
       if (r == NodeRole::OwnKernel) {
@@ -383,7 +383,7 @@ class Grouper {
   size_t n_;
   FusionGroups f_;
   std::vector<NodeId> first_;  // per kernel: its first member
-  std::vector<bool> forced_;
+  Flags forced_;
   std::vector<int8_t> op_weight_;  // per node: op_weight, -1 until asked
   std::vector<uint8_t> runs_;  // per node: in_pass, one byte each (asked on every edge)
   std::vector<int> seen_;

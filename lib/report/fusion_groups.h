@@ -43,13 +43,13 @@ enum class NodeRole : uint8_t { Absent, Memory, Alias, Host, OwnKernel, Fused };
 struct FusionGroups {
   std::vector<NodeRole> role;     // per joint node; Absent outside the pass
   std::vector<int32_t> kernel;    // home kernel of OwnKernel and Fused nodes, -1 else
-  std::vector<bool> reduction;    // Fused node tagged `reduction`
-  std::vector<bool> stored;       // written to memory by its kernel
+  Flags reduction;    // Fused node tagged `reduction`
+  Flags stored;       // written to memory by its kernel
   // A fused value Inductor's lowering realizes (realize_reused_values): a
   // buffer of its own, stored only when another kernel reads it. Readers in
   // its kernel read that buffer, not what it is computed from, which decides
   // what they may write in place (peak_memory.h's Materialized).
-  std::vector<bool> realized;
+  Flags realized;
   std::vector<std::vector<NodeId>> members;  // per kernel, graph order
 
   int32_t kernel_count() const { return static_cast<int32_t>(members.size()); }

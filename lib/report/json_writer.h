@@ -13,6 +13,8 @@
 #include <string_view>
 #include <vector>
 
+#include "graph/flags.h"
+
 namespace pt {
 
 class JsonWriter {
@@ -80,7 +82,7 @@ class JsonWriter {
   std::string buf_ = std::string(kFlushBytes + 4096, '\0');  // buf_[0, size_) is pending output
   size_t size_ = 0;
   // One entry per open container: whether it has any element yet.
-  std::vector<bool> has_items_;
+  Flags has_items_;
   bool after_key_ = false;
 };
 

@@ -143,7 +143,7 @@ void write_sweep_svg(std::ostream& out, const SweepResult& r, PlotMemory xm) {
   }
   // Rows with the same memory and recompute share one point and one label
   // ("0.4, 0.45, 0.5"; the first and last of a long run: "0.1 .. 0.35 (6)").
-  std::vector<bool> drawn(r.rows.size(), false);
+  Flags drawn(r.rows.size(), false);
   for (size_t i : finite) {
     if (drawn[i]) continue;
     const SweepRow& row = r.rows[i];

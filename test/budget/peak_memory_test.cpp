@@ -184,8 +184,8 @@ PeakMemory fused_backward_peak(const std::string& w_target, const std::string& w
   const PartitionResult r = partition_graph(g, s);
   REQUIRE(r.extraction.fw_saved_outputs().size() == 1);
   REQUIRE(g[r.extraction.fw_saved_outputs()[0]].name == "e");
-  Materialized m{std::vector<bool>(static_cast<size_t>(g.size()), true),
-                 std::vector<bool>(static_cast<size_t>(g.size()), true)};
+  Materialized m{pt::Flags(static_cast<size_t>(g.size()), true),
+                 pt::Flags(static_cast<size_t>(g.size()), true)};
   for (NodeId id = 0; id < g.size(); ++id) {
     if (g[id].name == "u") m.backward[id] = false;
   }

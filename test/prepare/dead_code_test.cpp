@@ -42,11 +42,11 @@ TEST_CASE("dead-code elimination keeps impure nodes and unused placeholders, dro
 
 TEST_CASE("dead-code elimination on a sub-graph: absent users keep nothing alive") {
   const pt::Graph g = graph_from_text(kDeadCode);
-  std::vector<bool> present(g.size(), true);
-  std::vector<bool> roots(g.size(), false);
+  pt::Flags present(g.size(), true);
+  pt::Flags roots(g.size(), false);
   present[g.find("exp")] = false;  // exp is not part of this sub-graph
   roots[g.find("relu")] = true;
-  const std::vector<bool> live = pt::live_nodes(g, present, roots);
+  const pt::Flags live = pt::live_nodes(g, present, roots);
   CHECK(live[g.find("relu")]);
   CHECK(live[g.find("primals_1")]);
   CHECK_FALSE(live[g.find("neg")]);
@@ -58,6 +58,6 @@ TEST_CASE("dead-code elimination on a sub-graph: absent users keep nothing alive
 TEST_CASE("live_from_roots needs no topological order") {
   // 3 -> 0 -> 2 -> 1 (users), root 1; 4 is unused.
   const std::vector<std::vector<pt::NodeId>> users{{2}, {}, {1}, {0}, {}};
-  const std::vector<bool> live = pt::live_from_roots(users, {false, true, false, false, false});
-  CHECK(live == std::vector<bool>{true, true, true, true, false});
+  const pt::Flags live = pt::live_from_roots(users, {false, true, false, false, false});
+  CHECK(live == pt::Flags{true, true, true, true, false});
 }
