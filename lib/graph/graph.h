@@ -14,6 +14,7 @@
 #include "graph/flags.h"
 #include "graph/name_index.h"
 #include "graph/node_records.h"
+#include "graph/node_refs.h"
 #include "graph/node_view.h"
 #include "graph/packet_pool.h"
 #include "graph/schema.h"
@@ -47,8 +48,9 @@ struct Node {
 
   // Node references, in pytree-leaf order (args, then kwargs by key), with
   // repeats. `positional_inputs` are the direct positional node args only.
-  std::vector<NodeId> inputs;
-  std::vector<NodeId> positional_inputs;
+  // Both view the graph's ref_blocks (node_refs.h).
+  NodeRefs inputs;
+  NodeRefs positional_inputs;
 
   // numel x itemsize (tensor), sum over tensor items (tuple), 1 (symbol), else 0.
   uint64_t size_bytes = 0;
@@ -118,6 +120,7 @@ struct Graph {
   std::shared_ptr<const PacketPool> packets;    // the strings Node::packet views
   std::string source;                          // file label used in error messages
   std::vector<Node> nodes;                     // topological order; output node last
+  std::vector<RefBlock> ref_blocks;            // the ids Node::inputs and positional_inputs view
   UserLists users;                             // distinct users of each node, graph order
   // Node names to ids. Keys view the names in `records` (kept alive by this
   // graph). A derived graph keeps the same names, so it shares its source's

@@ -1,6 +1,8 @@
 #include "graph/validate.h"
 
 #include <algorithm>
+#include <cstring>
+#include <deque>
 #include <mutex>
 #include <stdexcept>
 #include <string_view>
@@ -26,6 +28,14 @@ constexpr std::string_view kSideEffectPackets[] = {
     "profiler._record_function_enter_new", "profiler._record_function_exit",
     "higher_order.with_effects",
 };
+
+// s == literal, the literal's length known at compile time: a length test
+// and an inlined compare of a few bytes, where string_view's == called
+// compare() for each equal-length pair (~4 per node, 1% of a run).
+template <size_t N>
+bool is(std::string_view s, const char (&literal)[N]) {
+  return s.size() == N - 1 && std::memcmp(s.data(), literal, N - 1) == 0;
+}
 
 class Validator {
  public:
@@ -104,9 +114,9 @@ class Validator {
     throw InputError(g_.source + ": node '" + printable(n.name()) + "': " + field + " " + what);
   }
 
-  // Per-thread scratch of add_node: the packets it has seen (a few hundred
-  // per graph: the shared pool's lock is taken once per packet and thread)
-  // and collect_refs's stack.
+  // Per-thread scratch of add_node: the targets it has seen with their
+  // pooled packets (a few hundred per graph: the shared pool's lock is taken
+  // once per target and thread) and collect_refs's stack.
   // And its recently converted nodes, direct-mapped by name hash: most
   // references name a node a few before the referring one, whose name it
   // just read, while a lookup in the graph's index (32 MB at 10^6 nodes)
@@ -119,24 +129,33 @@ class Validator {
   };
   static constexpr size_t kRecentNames = 4096;
   struct Worker {
-    NameIndex seen;                               // packet -> position in views
-    std::vector<std::string_view> views;          // pooled packets
+    NameIndex seen;                               // target -> position in views
+    std::vector<std::string_view> views;          // pooled packets of the targets seen
+    Flags side_effect;                            // per target seen: its packet is one of kSideEffectPackets
     std::vector<std::pair<ArgView, int>> walk_stack;
     std::vector<ArgView> args;                    // the node's args, read once
+    std::vector<std::pair<std::string_view, ArgView>> kwargs;  // and its kwargs
     std::vector<RecentName> recent = std::vector<RecentName>(kRecentNames);
+    RefBlockWriter* refs = nullptr;               // where the nodes' reference lists go
+    std::vector<NodeId> inputs, positional;       // the node's lists, before they are copied there
   };
 
-  std::string_view intern_packet(Worker& w, std::string_view packet) {
-    const NodeId at = w.seen.find(packet);
-    if (at >= 0) return w.views[static_cast<size_t>(at)];
+  // The pooled packet of a target and whether it has side effects, worked
+  // out once per distinct target and thread, not once per node.
+  std::pair<std::string_view, bool> intern_packet(Worker& w, std::string_view target) {
+    const NodeId at = w.seen.find(target);
+    if (at >= 0) return {w.views[static_cast<size_t>(at)], w.side_effect[static_cast<size_t>(at)]};
     std::string_view pooled;
     {
       const std::lock_guard lock(packets_mutex_);
-      pooled = packets_->intern(packet);
+      pooled = packets_->intern(packet_of(target));
     }
+    bool side_effect = false;
+    for (auto p : kSideEffectPackets) side_effect = side_effect || pooled == p;
     w.views.push_back(pooled);
-    w.seen.emplace(pooled, static_cast<NodeId>(w.views.size() - 1));
-    return pooled;
+    w.side_effect.push_back(side_effect);
+    w.seen.emplace(target, static_cast<NodeId>(w.views.size() - 1));  // views the record, alive while we run
+    return {pooled, side_effect};
   }
 
   // Every node, in index order. Why threads: add_node is 80% of validation,
@@ -151,7 +170,20 @@ class Validator {
     const unsigned cores = thread_count(options_.threads);
     const auto chunks = static_cast<int>(
         std::clamp<int64_t>(count / std::max<int64_t>(1, options_.min_nodes_per_thread), 1, cores));
-    for_ranges_in_order(count, chunks, [] { return Worker{}; }, [this](int i, Worker& w) { add_node(i, w); });
+    // One reference writer per range, kept here (a deque does not move
+    // them) so their blocks outlive the ranges' threads.
+    std::deque<RefBlockWriter> writers;
+    std::mutex writers_mutex;
+    auto make_worker = [&] {
+      Worker w;
+      const std::lock_guard lock(writers_mutex);
+      w.refs = &writers.emplace_back();
+      return w;
+    };
+    for_ranges_in_order(count, chunks, make_worker, [this](int i, Worker& w) { add_node(i, w); });
+    for (RefBlockWriter& writer : writers) {
+      for (RefBlock& block : writer.take()) g_.ref_blocks.push_back(std::move(block));
+    }
     for (NodeId id = 0; id < count; ++id) {
       if (g_.nodes[static_cast<size_t>(id)].input_kind == InputKind::Primal) g_.primals.push_back(id);
     }
@@ -166,20 +198,19 @@ class Validator {
     w.recent[name_hash_of_self & (kRecentNames - 1)] = {name_hash_of_self, self};
     n.record_index = index;
     n.target = pn.target();
-    // string_view compares (length first, inline) instead of
-    // std::string::compare(const char*) calls: a few per node.
     const std::string_view op = pn.op();
-    if (op == "placeholder") n.op = OpKind::Placeholder;
-    else if (op == "call_function") n.op = OpKind::CallFunction;
-    else if (op == "get_attr") n.op = OpKind::GetAttr;
-    else if (op == "output") n.op = OpKind::Output;
+    if (is(op, "placeholder")) n.op = OpKind::Placeholder;
+    else if (is(op, "call_function")) n.op = OpKind::CallFunction;
+    else if (is(op, "get_attr")) n.op = OpKind::GetAttr;
+    else if (is(op, "output")) n.op = OpKind::Output;
     else fail(pn, "op", "= '" + printable(pn.op()) + "' is not one of placeholder, call_function, get_attr, output");
 
     const bool last = index + 1 == static_cast<int>(records_->size());
     if (n.op == OpKind::Output && !last) fail(pn, "op", "= 'output' but the output node must be the last node");
     if (n.op != OpKind::Output && last) fail(pn, "op", "= '" + printable(pn.op()) + "' but the last node must be the output node");
     if (n.op == OpKind::CallFunction && n.target.empty()) fail(pn, "target", "is empty");
-    n.packet = intern_packet(w, packet_of(n.target));
+    const auto [packet, side_effect] = intern_packet(w, n.target);
+    n.packet = packet;
 
     if (n.op == OpKind::Placeholder) {
       const std::string_view t = n.target.empty() ? n.name : n.target;
@@ -191,21 +222,16 @@ class Validator {
       else n.input_kind = InputKind::Primal;
     }
 
-    // The lists grew by doubling, a third of validation's allocations: size
-    // them up front from the direct references and the items of top-level
-    // lists (where tensor lists are); a rare nested reference still grows.
     // The args are read once into the worker's scratch (a view decodes its
-    // record as it goes: the two passes read them twice).
+    // record as it goes). The reference lists are gathered in the worker's
+    // scratch too, then copied into its reference blocks.
     auto& args = w.args;
     args.clear();
-    size_t direct = 0, listed = 0;
-    for (const ArgView arg : pn.args()) {
-      args.push_back(arg);
-      if (arg.kind_case() == ArgView::kNode) ++direct;
-      else if (arg.kind_case() == ArgView::kList) listed += static_cast<size_t>(arg.list().items_size());
-    }
-    n.positional_inputs.reserve(direct);
-    n.inputs.reserve(direct + listed);
+    for (const ArgView arg : pn.args()) args.push_back(arg);
+    std::vector<NodeId>& inputs = w.inputs;
+    std::vector<NodeId>& positional = w.positional;
+    inputs.clear();
+    positional.clear();
     // Arguments: positional first, then kwargs by key (deterministic order).
     // The fast walk builds no field names; where it finds a problem the slow
     // walk runs to name the field in the error (it always throws there).
@@ -216,38 +242,41 @@ class Validator {
         // name lookup for the two (resolve throws where it finds none).
         const NodeId ref = earlier_node(arg.node(), self, w);
         if (ref == kNoNode) resolve(pn, "args[" + std::to_string(a) + "].node", std::string(arg.node()), self);
-        n.positional_inputs.push_back(ref);
-        n.inputs.push_back(ref);
+        positional.push_back(ref);
+        inputs.push_back(ref);
         continue;
       }
-      if (!collect_refs(arg, self, n.inputs, w)) walk_arg(pn, arg, "args[" + std::to_string(a) + "]", self);
+      if (!collect_refs(arg, self, inputs, w)) walk_arg(pn, arg, "args[" + std::to_string(a) + "]", self);
     }
     // Canonical records list kwargs by key already; a re-encoded one too
     // (deterministic serialization): sorting is a check, not a cost.
-    std::vector<std::pair<std::string_view, ArgView>> kwargs;
+    auto& kwargs = w.kwargs;
+    kwargs.clear();
     for (const KwargView kv : pn.kwargs()) kwargs.emplace_back(kv.first, kv.second);
     if (!kwargs.empty()) {
       if (!std::is_sorted(kwargs.begin(), kwargs.end(), [](const auto& a, const auto& b) { return a.first < b.first; })) {
         std::sort(kwargs.begin(), kwargs.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
       }
       for (const auto& [k, v] : kwargs) {
-        if (!collect_refs(v, self, n.inputs, w)) walk_arg(pn, v, "kwargs." + printable(k), self);
+        if (!collect_refs(v, self, inputs, w)) walk_arg(pn, v, "kwargs." + printable(k), self);
       }
     }
+    n.inputs = w.refs->add(inputs);
+    n.positional_inputs = w.refs->add(positional);
 
     // Value.
     if (pn.has_val()) read_node_value(pn, pn.val(), g_.source, options_.max_nesting, n);
     else if (n.op == OpKind::Placeholder) fail(pn, "val", "is missing (every placeholder needs its value)");
 
-    for (const std::string_view t : pn.op_tags()) n.reduction_tag = n.reduction_tag || t == "reduction";
+    for (const std::string_view t : pn.op_tags()) n.reduction_tag = n.reduction_tag || is(t, "reduction");
     n.is_mutable = pn.mutable_();
     n.has_backward_hook = pn.has_backward_hook();
     const std::string_view rc = pn.recompute();
     if (rc.empty()) n.recompute = Recompute::None;
-    else if (rc == "MUST_SAVE") n.recompute = Recompute::MustSave;
-    else if (rc == "PREFER_SAVE") n.recompute = Recompute::PreferSave;
-    else if (rc == "MUST_RECOMPUTE") n.recompute = Recompute::MustRecompute;
-    else if (rc == "PREFER_RECOMPUTE") n.recompute = Recompute::PreferRecompute;
+    else if (is(rc, "MUST_SAVE")) n.recompute = Recompute::MustSave;
+    else if (is(rc, "PREFER_SAVE")) n.recompute = Recompute::PreferSave;
+    else if (is(rc, "MUST_RECOMPUTE")) n.recompute = Recompute::MustRecompute;
+    else if (is(rc, "PREFER_RECOMPUTE")) n.recompute = Recompute::PreferRecompute;
     else fail(pn, "recompute", "= '" + printable(rc) + "' is not one of MUST_SAVE, PREFER_SAVE, MUST_RECOMPUTE, PREFER_RECOMPUTE");
     if (pn.has_ac_graph_id()) n.ac_graph_id = pn.ac_graph_id();
     n.has_memory_budget = pn.has_memory_budget();
@@ -256,21 +285,18 @@ class Validator {
     }
     const std::string_view tag = pn.partitioner_tag();
     if (tag.empty()) n.tag = PartitionerTag::None;
-    else if (tag == "is_forward") n.tag = PartitionerTag::IsForward;
-    else if (tag == "is_backward") n.tag = PartitionerTag::IsBackward;
-    else if (tag == "must_be_in_forward") n.tag = PartitionerTag::MustBeInForward;
-    else if (tag == "must_be_in_backward") n.tag = PartitionerTag::MustBeInBackward;
+    else if (is(tag, "is_forward")) n.tag = PartitionerTag::IsForward;
+    else if (is(tag, "is_backward")) n.tag = PartitionerTag::IsBackward;
+    else if (is(tag, "must_be_in_forward")) n.tag = PartitionerTag::MustBeInForward;
+    else if (is(tag, "must_be_in_backward")) n.tag = PartitionerTag::MustBeInBackward;
     else fail(pn, "partitioner_tag", "= '" + printable(tag) + "' is not one of is_forward, is_backward, must_be_in_forward, must_be_in_backward");
 
     // Not impure: ops tagged nondeterministic_seeded. PyTorch's extracted
     // backward graphs drop unused ones (gpt2_dropout_l2: inductor_seeds and
     // the cudnn attention forward are valid there but absent), so its
     // dead-code elimination does not treat them as side effects.
-    bool side_effect = false;
-    for (auto p : kSideEffectPackets) side_effect = side_effect || n.packet == p;
     n.impure = pn.impure() || n.op == OpKind::Placeholder ||
                (n.op == OpKind::CallFunction && (n.is_mutable || side_effect));
-
   }
 
   // The node `ref` names when it comes before node `self`, else kNoNode.

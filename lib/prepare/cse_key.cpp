@@ -33,7 +33,7 @@ class KeyWriter {
 // Writes one leaf (anything but a list). Node references are read from
 // `refs` (the node's inputs, which validation collected in this same order:
 // args pre-order, then kwargs by key), advancing `next`. Returns false on NaN.
-bool write_leaf(const ArgView& a, const std::vector<NodeId>& refs, size_t& next, KeyWriter& w) {
+bool write_leaf(const ArgView& a, NodeRefs refs, size_t& next, KeyWriter& w) {
   switch (a.kind_case()) {
     case ArgView::kNode: {
       w.tag('N');
@@ -101,7 +101,7 @@ bool is_flat_list(const ArgView& a) {
 // leaves (nearly every arg: refs, ints, shapes, tensor lists) is written
 // straight; only nested lists take the explicit stack, whose allocation per
 // arg was a third of the key's cost (callgrind, gpt2_124m).
-bool write_arg(const ArgView& root, const std::vector<NodeId>& refs, size_t& next, KeyWriter& w) {
+bool write_arg(const ArgView& root, NodeRefs refs, size_t& next, KeyWriter& w) {
   if (root.kind_case() != ArgView::kList) return write_leaf(root, refs, next, w);
   if (is_flat_list(root)) {
     write_list_header(root, w);
@@ -131,7 +131,7 @@ bool write_key(const Graph& g, NodeId id, KeyWriter& w) {
   // Every field it reads in one pass (the lazy view scanned the record once
   // per accessor: four times).
   const NodeFields pn(g.record_bytes(id));
-  const std::vector<NodeId>& refs = g[id].inputs;
+  const NodeRefs refs = g[id].inputs;
   size_t next = 0;
   w.text(pn.target());
   w.u32(static_cast<uint32_t>(pn.args_size()));

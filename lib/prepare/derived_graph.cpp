@@ -72,10 +72,31 @@ DerivedGraph begin_derived(const Graph& g, const Flags& keep, Plan& plan) {
   return d;
 }
 
-// Users, outputs and static lifetimes of the derived nodes.
+// The derived nodes' references, mapped to the new ids, into one block of
+// the derived graph's own (the source's blocks hold the old ids).
+template <typename Map>
+void map_references(const Map& map, Graph& out) {
+  size_t total = 0;
+  for (const Node& n : out.nodes) total += n.inputs.size() + n.positional_inputs.size();
+  RefBlockWriter writer(total);
+  std::vector<NodeId> mapped;
+  auto remap = [&](NodeRefs refs) {
+    mapped.clear();
+    for (NodeId in : refs) mapped.push_back(map(in));
+    return writer.add(mapped);
+  };
+  for (Node& n : out.nodes) {
+    n.inputs = remap(n.inputs);
+    n.positional_inputs = remap(n.positional_inputs);
+  }
+  out.ref_blocks = writer.take();
+}
+
+// References, users, outputs and static lifetimes of the derived nodes.
 template <typename Map>
 void finish_derived(const Graph& g, const Plan& plan, const Map& map, DerivedGraph& d) {
   Graph& out = d.graph;
+  map_references(map, out);
   out.users = UserLists(out.nodes);
   out.outputs.reserve(g.outputs.size());
   for (NodeId o : g.outputs) out.outputs.push_back(o == kNoNode ? kNoNode : map(o));
@@ -109,9 +130,7 @@ DerivedGraph derive_graph(const Graph& g, const Flags& keep, const std::vector<N
   out.nodes.reserve(static_cast<size_t>(plan.count));
   for (NodeId id = 0; id < g.size(); ++id) {
     if (!keep[id]) continue;
-    Node n = g[id];
-    for (NodeId& in : n.inputs) in = map(in);
-    for (NodeId& in : n.positional_inputs) in = map(in);
+    Node n = g[id];  // its references mapped in finish_derived
     if (n.input_kind == InputKind::Primal) out.primals.push_back(plan.new_id[id]);
     const bool rewrite = reads_merged_node(g[id], kept_as);
     out.nodes.push_back(std::move(n));
@@ -137,8 +156,6 @@ DerivedGraph derive_graph_consuming(Graph& g, const Flags& keep, const std::vect
     if (!keep[id]) continue;
     Node& n = g.nodes[id];
     if (reads_merged_node(n, kept_as)) rewritten.push_back(plan.new_id[id]);
-    for (NodeId& in : n.inputs) in = map(in);
-    for (NodeId& in : n.positional_inputs) in = map(in);
     if (n.input_kind == InputKind::Primal) out.primals.push_back(plan.new_id[id]);
     // new_id[id] <= id: the slot it moves to is done with.
     if (plan.new_id[id] != id) g.nodes[plan.new_id[id]] = std::move(n);
@@ -151,6 +168,7 @@ DerivedGraph derive_graph_consuming(Graph& g, const Flags& keep, const std::vect
   g.outputs = {};
   g.primals = {};
   g.static_lifetime = {};
+  g.ref_blocks = {};
   return d;
 }
 

@@ -254,9 +254,10 @@ TEST_CASE("a valid graph is indexed: input kinds, impurity, users, outputs, size
 
 TEST_CASE("UserLists: each node's distinct users in graph order, repeats once, nodes without users empty") {
   std::vector<pt::Node> nodes(5);
-  nodes[2].inputs = {0, 0, 1};  // reads 0 twice
-  nodes[3].inputs = {2, 0};
-  nodes[4].inputs = {3, 2, 3};
+  const std::vector<pt::NodeId> reads2{0, 0, 1}, reads3{2, 0}, reads4{3, 2, 3};
+  nodes[2].inputs = reads2;  // reads 0 twice
+  nodes[3].inputs = reads3;
+  nodes[4].inputs = reads4;
   const pt::UserLists users(nodes);
   auto of = [&users](pt::NodeId id) { return std::vector<pt::NodeId>(users[id].begin(), users[id].end()); };
   REQUIRE(users.size() == 5);
