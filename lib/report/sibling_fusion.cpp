@@ -25,8 +25,12 @@ class SiblingMerger {
     parent_.resize(kernels_);
     std::iota(parent_.begin(), parent_.end(), 0);
     members_.assign(kernels_, {});
+    root_.assign(static_cast<size_t>(g_.size()), -1);
     for (NodeId id = 0; id < g_.size(); ++id) {
-      if (f_.role[id] == NodeRole::Fused && f_.kernel[id] >= 0) members_[f_.kernel[id]].push_back(id);
+      if (f_.role[id] == NodeRole::Fused && f_.kernel[id] >= 0) {
+        members_[f_.kernel[id]].push_back(id);
+        root_[id] = f_.kernel[id];
+      }
     }
     spans_.resize(kernels_);
     for (size_t k = 0; k < kernels_; ++k) {
@@ -173,17 +177,17 @@ class SiblingMerger {
     return k;
   }
 
-  bool in_groups(NodeId y, int32_t a, int32_t b) {
-    if (f_.role[y] != NodeRole::Fused || f_.kernel[y] < 0) return false;
-    const int32_t r = find(f_.kernel[y]);
+  // Whether y is a Fused node of group a or b (roots, so >= 0).
+  bool in_groups(NodeId y, int32_t a, int32_t b) const {
+    const int32_t r = root_[y];
     return r == a || r == b;
   }
 
   // Whether a node of group a reads a reduction result of group b.
-  bool reads_reduction_of(int32_t a, int32_t b) {
+  bool reads_reduction_of(int32_t a, int32_t b) const {
     for (NodeId m : members_[a]) {
       for (NodeId x : g_[m].inputs) {
-        if (in_pass(x) && f_.reduction[x] && in_groups(x, b, b)) return true;
+        if (root_[x] == b && f_.reduction[x]) return true;  // root_ >= 0: a Fused node of the pass
       }
     }
     return false;
@@ -228,6 +232,7 @@ class SiblingMerger {
     if (!acyclic(a, b)) return;
     if (b < a) std::swap(a, b);
     parent_[b] = a;
+    for (NodeId m : members_[b]) root_[m] = a;
     spans_[a] = {std::min(spans_[a].first, spans_[b].first), std::max(spans_[a].second, spans_[b].second)};
     auto& into = members_[a];
     const auto mid = into.insert(into.end(), members_[b].begin(), members_[b].end());
@@ -241,6 +246,10 @@ class SiblingMerger {
   const std::vector<uint64_t>& numel_;  // per node
   size_t kernels_;
   std::vector<int32_t> parent_;
+  // Per node: find(kernel) of a Fused node, kept current as groups merge (the
+  // searches ask it on every edge; union-find walks there were a tenth of
+  // the merger); -1 for every other node.
+  std::vector<int32_t> root_;
   std::vector<std::vector<NodeId>> members_;  // per group root, graph order
   std::vector<std::pair<NodeId, NodeId>> spans_;  // per group root: span_of its members
   std::vector<uint64_t> max_read_;
