@@ -21,8 +21,7 @@ class ValueChecker {
       case ValueView::kTensor: {
         n.value_kind = ValueKind::Tensor;
         const TensorView t = v.tensor();  // one scan of the TensorMeta for both
-        n.size_bytes = tensor_bytes(pn, t, "val.tensor");
-        n.numel = tensor_numel(t);
+        n.size_bytes = tensor_bytes(pn, t, [] { return std::string("val.tensor"); }, n.numel);
         n.has_storage = t.has_storage();
         n.storage = t.storage();
         break;
@@ -30,29 +29,32 @@ class ValueChecker {
       case ValueView::kTuple: {
         n.value_kind = ValueKind::Tuple;
         // Nested items are checked iteratively; only direct tensor items count
-        // towards the size (as PyTorch's _size_of).
-        struct Item { ValueView v; std::string field; int depth; };
-        std::vector<Item> stack;
-        push_items(stack, v.tuple(), "val.tuple", 1);
-        while (!stack.empty()) {
-          Item item = std::move(stack.back());
-          stack.pop_back();
+        // towards the size (as PyTorch's _size_of). An item's field name is
+        // spelled out only for an error (paths_ keeps how to).
+        paths_.clear();
+        stack_.clear();
+        push_items(v.tuple(), -1, 1);
+        while (!stack_.empty()) {
+          const Item item = stack_.back();
+          stack_.pop_back();
+          const auto field = [&] { return field_name(item.path); };
           switch (item.v.kind_case()) {
             case ValueView::kTensor: {
-              const TensorView t = item.v.tensor();
-              const uint64_t b = tensor_bytes(pn, t, item.field + ".tensor");
-              if (item.depth == 1) n.size_bytes += b, n.numel += tensor_numel(t);
+              uint64_t numel = 0;
+              const uint64_t b =
+                  tensor_bytes(pn, item.v.tensor(), [&] { return field() + ".tensor"; }, numel);
+              if (item.depth == 1) n.size_bytes += b, n.numel += numel;
               if (n.size_bytes > (uint64_t{1} << 62)) fail(pn, "val.tuple", "holds more than 2^62 bytes");
               break;
             }
             case ValueView::kTuple:
               if (item.depth >= max_nesting_) {
-                fail(pn, item.field, "nests tuples deeper than " + std::to_string(max_nesting_));
+                fail(pn, field(), "nests tuples deeper than " + std::to_string(max_nesting_));
               }
-              push_items(stack, item.v.tuple(), item.field + ".tuple", item.depth + 1);
+              push_items(item.v.tuple(), item.path, item.depth + 1);
               break;
-            case ValueView::kSym: check_sym(pn, item.v.sym(), item.field + ".sym"); break;
-            case ValueView::KIND_NOT_SET: fail(pn, item.field, "has no field set");
+            case ValueView::kSym: check_sym(pn, item.v.sym(), [&] { return field() + ".sym"; }); break;
+            case ValueView::KIND_NOT_SET: fail(pn, field(), "has no field set");
             default: break;
           }
         }
@@ -60,7 +62,7 @@ class ValueChecker {
       }
       case ValueView::kSym:
         n.value_kind = ValueKind::Sym;
-        n.sym_kind = check_sym(pn, v.sym(), "val.sym");
+        n.sym_kind = check_sym(pn, v.sym(), [] { return std::string("val.sym"); });
         n.size_bytes = 1;
         break;
       case ValueView::kNone: n.value_kind = ValueKind::None; break;
@@ -74,20 +76,39 @@ class ValueChecker {
   }
 
  private:
+  // A tuple item: its value, its place (paths_), its tuple depth.
+  struct Item {
+    ValueView v;
+    int path;
+    int depth;
+  };
+  // Item k of the tuple at `parent` (-1: val.tuple itself, else an item's path).
+  struct Path {
+    int parent;
+    int k;
+  };
+
   // A tuple's items onto the stack in order (so the last is checked first,
   // as before: the error named is the same).
-  template <typename Stack>
-  static void push_items(Stack& stack, const ValueTupleView& tuple, const std::string& field, int depth) {
+  void push_items(const ValueTupleView& tuple, int parent, int depth) {
     int k = 0;
     for (const ValueView item : tuple.items()) {
-      stack.push_back({item, field + ".items[" + std::to_string(k++) + "]", depth});
+      paths_.push_back({parent, k++});
+      stack_.push_back({item, static_cast<int>(paths_.size()) - 1, depth});
     }
   }
 
-  // `field` is a view: the per-node call passes a literal, and the field's
-  // name is only spelled out (as a string) on the way to an error.
-  uint64_t tensor_bytes(const NodeFields& pn, const TensorView& t, std::string_view view) {
-    const auto field = [view] { return std::string(view); };
+  // "val.tuple.items[2].tuple.items[0]" for an item's path.
+  std::string field_name(int path) const {
+    const Path& p = paths_[static_cast<size_t>(path)];
+    const std::string tuple = p.parent < 0 ? "val.tuple" : field_name(p.parent) + ".tuple";
+    return tuple + ".items[" + std::to_string(p.k) + "]";
+  }
+
+  // The tensor's bytes, and its elements into `numel`. `field()` names it,
+  // called only on the way to an error.
+  template <typename Field>
+  uint64_t tensor_bytes(const NodeFields& pn, const TensorView& t, const Field& field, uint64_t& numel) {
     const auto itemsize = dtype_itemsize(t.dtype());
     if (!itemsize) fail(pn, field() + ".dtype", "= '" + printable(t.dtype()) + "' is not a torch dtype");
     if (t.stride_size() != 0 && t.stride_size() != t.shape_size()) {
@@ -113,21 +134,17 @@ class ValueChecker {
         bytes *= static_cast<uint64_t>(dim);
       }
     }
+    // The product of the shape: exact (bounded above), 0 with a 0 in it.
+    numel = zero ? 0 : bytes / *itemsize;
     return zero ? 0 : bytes;
   }
 
-  // The product of the shape (exact: tensor_bytes bounds it, or a 0 makes it 0).
-  static uint64_t tensor_numel(const TensorView& t) {
-    uint64_t n = 1;
-    for (int64_t d : t.shape()) n *= static_cast<uint64_t>(d);
-    return n;
-  }
-
-  SymKind check_sym(const NodeFields& pn, const SymView& s, const std::string& field) {
+  template <typename Field>
+  SymKind check_sym(const NodeFields& pn, const SymView& s, const Field& field) {
     if (s.kind() == "int") return SymKind::Int;
     if (s.kind() == "float") return SymKind::Float;
     if (s.kind() == "bool") return SymKind::Bool;
-    fail(pn, field + ".kind", "= '" + printable(s.kind()) + "' is not one of int, float, bool");
+    fail(pn, field() + ".kind", "= '" + printable(s.kind()) + "' is not one of int, float, bool");
   }
 
   [[noreturn]] void fail(const NodeFields& n, const std::string& field, const std::string& what) const {
@@ -136,6 +153,8 @@ class ValueChecker {
 
   const std::string& source_;
   int max_nesting_;
+  std::vector<Path> paths_;
+  std::vector<Item> stack_;
 };
 
 }  // namespace
