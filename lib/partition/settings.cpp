@@ -151,10 +151,9 @@ std::map<std::string, std::string> Settings::to_map() const {
   return out;
 }
 
-std::vector<std::string> Settings::changed_keys() const {
-  // One default Settings for both comparisons: each builds PyTorch's op
-  // classes (~2,500 set inserts).
-  Settings def;
+std::vector<std::string> Settings::changed_keys() const { return changed_keys(Settings{}); }
+
+std::vector<std::string> Settings::changed_keys(const Settings& def) const {
   const auto mine = to_map();
   const auto defaults = def.to_map();
   std::vector<std::string> out;
@@ -162,8 +161,9 @@ std::vector<std::string> Settings::changed_keys() const {
     if (defaults.at(k) != v) out.push_back(k);
   }
   Settings& self = const_cast<Settings&>(*this);
+  Settings& def_fields = const_cast<Settings&>(def);  // field lookups only read through the pointers
   for (auto k : kOpClassKeys) {
-    if (*class_field(self, k) != *class_field(def, k)) out.push_back(std::string(k));
+    if (*class_field(self, k) != *class_field(def_fields, k)) out.push_back(std::string(k));
   }
   return out;
 }

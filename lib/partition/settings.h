@@ -40,8 +40,11 @@ struct Settings {
 
   // Effective scalar settings as text, sorted by key (op classes as sizes).
   std::map<std::string, std::string> to_map() const;
-  // Keys whose value differs from the default.
+  // Keys whose value differs from the default (`defaults`: a default
+  // Settings the caller has already built; building one sets up PyTorch's
+  // op classes, ~2,500 inserts).
   std::vector<std::string> changed_keys() const;
+  std::vector<std::string> changed_keys(const Settings& defaults) const;
 
   static std::vector<std::string> scalar_keys();
   static std::vector<std::string> valid_keys();

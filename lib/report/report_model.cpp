@@ -132,8 +132,9 @@ void add_partition_facts(const ReportInputs& in, ReportModel& m) {
     m.budget = std::move(b);
   }
 
-  m.settings = typed_settings(in.settings);
-  m.settings_changed = in.settings.changed_keys();
+  const Settings defaults;  // one for both comparisons
+  m.settings = typed_settings(in.settings, defaults);
+  m.settings_changed = in.settings.changed_keys(defaults);
 }
 
 }  // namespace

@@ -36,10 +36,12 @@ SettingValue typed(const std::string& key, const std::string& text, const std::s
 
 }  // namespace
 
-std::vector<SettingValue> typed_settings(const Settings& s) {
-  const auto defaults = Settings{}.to_map();
+std::vector<SettingValue> typed_settings(const Settings& s) { return typed_settings(s, Settings{}); }
+
+std::vector<SettingValue> typed_settings(const Settings& s, const Settings& defaults) {
+  const auto default_text = defaults.to_map();
   std::vector<SettingValue> out;
-  for (const auto& [key, text] : s.to_map()) out.push_back(typed(key, text, defaults.at(key)));
+  for (const auto& [key, text] : s.to_map()) out.push_back(typed(key, text, default_text.at(key)));
   return out;
 }
 

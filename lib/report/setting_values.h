@@ -23,6 +23,8 @@ struct SettingValue {
 // Every scalar setting, sorted by key. Kinds come from the printed value:
 // Settings prints booleans as true/false and numbers in full precision.
 std::vector<SettingValue> typed_settings(const Settings& s);
+// The same against `defaults`, a default Settings the caller has built.
+std::vector<SettingValue> typed_settings(const Settings& s, const Settings& defaults);
 
 // The typed value of one scalar key. Throws SettingsError for an unknown key
 // (or an op-class key, which has no scalar value).
