@@ -1,13 +1,17 @@
 #include "graph/output_batch.h"
 
 #include <cerrno>
+#include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <streambuf>
+#include <string_view>
 #include <vector>
 
-#include <sys/stat.h>
+#include <fcntl.h>
+#include <sys/random.h>
 #include <unistd.h>
 
 #include "graph/errors.h"
@@ -17,21 +21,28 @@ namespace pt {
 namespace {
 
 // A new temporary file beside `path` (same directory, so the rename is
-// atomic), readable by all as a normal output: its name and descriptor.
+// atomic), created as any new output file is: mode 0666 less the caller's
+// umask. (mkstemp creates mode 0600; the fixed chmod to 0644 that followed
+// it ignored the umask, widening a umask of 077, and cost a system call.)
 std::pair<std::string, int> make_temporary(const std::string& path) {
   namespace fs = std::filesystem;
   const fs::path target(path);
   const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
-  std::string tmpl = (dir / ("." + target.filename().string() + ".tmpXXXXXX")).string();
-  const int fd = mkstemp(tmpl.data());
-  if (fd < 0) throw InputError(path + ": cannot create a temporary file: " + std::strerror(errno));
-  if (::fchmod(fd, 0644) != 0) {
-    const std::string why = std::strerror(errno);
-    ::close(fd);
-    std::remove(tmpl.c_str());
-    throw InputError(path + ": cannot finish writing: " + why);
+  const std::string prefix = (dir / ("." + target.filename().string() + ".tmp")).string();
+  constexpr std::string_view kLetters = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    uint64_t bits = 0;
+    if (getrandom(&bits, sizeof bits, 0) != static_cast<ssize_t>(sizeof bits)) {
+      bits = (static_cast<uint64_t>(getpid()) << 32) ^ static_cast<uint64_t>(attempt) * 0x9E3779B97F4A7C15ull ^
+             static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
+    }
+    std::string name = prefix;
+    for (int k = 0; k < 6; ++k, bits /= kLetters.size()) name += kLetters[bits % kLetters.size()];
+    const int fd = ::open(name.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd >= 0) return {name, fd};
+    if (errno != EEXIST) break;
   }
-  return {tmpl, fd};
+  throw InputError(path + ": cannot create a temporary file: " + std::strerror(errno));
 }
 
 // Writes all of `data` to `fd`; false (errno set) when the system refuses.

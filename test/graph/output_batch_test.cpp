@@ -8,6 +8,7 @@
 #include <string>
 
 #include <sys/resource.h>
+#include <sys/stat.h>
 
 #include "cli/tool_runner.h"
 #include "graph/errors.h"
@@ -146,4 +147,29 @@ TEST_CASE("committing onto existing paths: a file is replaced as rename replaces
   }
   CHECK(fs::is_directory(dir.file("a_directory")));
   CHECK(files_in(dir.path()) == 4);
+}
+
+TEST_CASE("outputs are created as new files are: mode 0666 less the umask") {
+  pt::test::TempDir dir;
+  // Restores the process's umask when the case ends, passed or not.
+  struct UmaskGuard {
+    mode_t old = ::umask(0);
+    ~UmaskGuard() { ::umask(old); }
+  } guard;
+  auto mode_of = [](const std::string& path) {
+    struct stat st {};
+    REQUIRE(::stat(path.c_str(), &st) == 0);
+    return st.st_mode & 0777;
+  };
+  for (const mode_t mask : {mode_t{022}, mode_t{077}, mode_t{002}}) {
+    CAPTURE(mask);
+    ::umask(mask);
+    const std::string file = dir.file("out_" + std::to_string(mask) + ".json");
+    pt::OutputBatch batch;
+    batch.add(file, std::string_view("{}"));
+    batch.add(file + ".streamed", [](std::ostream& out) { out << "{}"; });
+    batch.commit();
+    CHECK(mode_of(file) == (0666 & ~mask));
+    CHECK(mode_of(file + ".streamed") == (0666 & ~mask));
+  }
 }
