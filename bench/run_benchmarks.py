@@ -103,9 +103,13 @@ def report_facts(path):
 def protobuf_parse_seconds(bench, graphs):
     """Median seconds protobuf takes to parse each .pb (pt_bench's
     ProtobufParse: graph_io's read_graph, on every core, in a process of its
-    own), keyed by path; {} without pt_bench. Files of 8 MiB or more are
-    parsed with glibc's huge-page heap, as the tool runs them
-    (app/malloc_tuning.cpp)."""
+    own), keyed by path; {} without pt_bench. It runs with the heap settings
+    the tool gives itself (app/malloc_tuning.cpp): large blocks from the heap,
+    kept between iterations, and for files of 8 MiB or more glibc's
+    huge-page heap. (Left to glibc's defaults, each iteration's arena came
+    from fresh pages or not depending on what the process had freed
+    before: gpt2_124m's parse measured 1.2 ms in one build of pt_bench and
+    7 ms in the next, page faults all.)"""
     if not bench or not os.path.exists(bench):
         return {}
     out = {}
@@ -115,8 +119,11 @@ def protobuf_parse_seconds(bench, graphs):
         env = dict(os.environ)
         if not graph.startswith("test/corpus/"):  # pt_bench registers the corpus itself
             env["PT_BENCH_GRAPHS"] = path
+        tunables = "glibc.malloc.mmap_threshold=33554432:glibc.malloc.top_pad=67108864:" \
+                   "glibc.malloc.trim_threshold=134217728"
         if os.path.getsize(path) >= 8 << 20:
-            env["GLIBC_TUNABLES"] = "glibc.malloc.hugetlb=1"
+            tunables = "glibc.malloc.hugetlb=1:" + tunables
+        env["GLIBC_TUNABLES"] = tunables
         run = subprocess.run([bench, "--benchmark_filter=^ProtobufParse/%s/" % name, "--benchmark_format=json",
                               "--benchmark_repetitions=3", "--benchmark_report_aggregates_only=true"],
                              capture_output=True, text=True, cwd=ROOT, env=env)
