@@ -106,10 +106,13 @@ def protobuf_parse_seconds(bench, graphs):
     own), keyed by path; {} without pt_bench. It runs with the heap settings
     the tool gives itself (app/malloc_tuning.cpp): large blocks from the heap,
     kept between iterations, and for files of 8 MiB or more glibc's
-    huge-page heap. (Left to glibc's defaults, each iteration's arena came
-    from fresh pages or not depending on what the process had freed
-    before: gpt2_124m's parse measured 1.2 ms in one build of pt_bench and
-    7 ms in the next, page faults all.)"""
+    huge-page heap. So it times a warm parse, on memory already faulted in:
+    the lower bound of reading the input, where the tool's one run pays the
+    first touch of its memory. (Left to glibc's defaults, each iteration's
+    arena came from fresh pages or not depending on what the process had
+    freed before: gpt2_124m's parse measured 1.2 ms in one build of
+    pt_bench and 7 ms in the next, and 10^6 nodes 2.3 s where the warm
+    parse takes 0.3 s: page faults.)"""
     if not bench or not os.path.exists(bench):
         return {}
     out = {}
@@ -160,7 +163,8 @@ def table_corpus(args):
     print("### Whole process on the corpus (`partition_tool --input G --report-json R`)\n")
     print("%s; %s; median of %d runs.\n" % (machine(), load(), args.repeat))
     print("Read = the tool's parse and validate stages (the file to its indexed graph); protobuf parse = "
-          "the same file parsed into protobuf's messages alone, in a process of its own (pt_bench); read-only "
+          "the same file parsed into protobuf's messages alone, in a process of its own (pt_bench, the parse "
+          "repeated in that process with the tool's heap settings: warm, its memory reused); read-only "
           "process = `partition_tool inspect G`, the whole process of reading and checking the same file (and "
           "printing its summary), start-up included as in the whole job.\n")
     print("| graph | nodes | wall ms | CPU ms | peak RSS MB | read ms | protobuf parse ms | read-only process ms | "
