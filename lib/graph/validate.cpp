@@ -278,7 +278,8 @@ class Validator {
     else if (is(rc, "MUST_RECOMPUTE")) n.recompute = Recompute::MustRecompute;
     else if (is(rc, "PREFER_RECOMPUTE")) n.recompute = Recompute::PreferRecompute;
     else fail(pn, "recompute", "= '" + printable(rc) + "' is not one of MUST_SAVE, PREFER_SAVE, MUST_RECOMPUTE, PREFER_RECOMPUTE");
-    if (pn.has_ac_graph_id()) n.ac_graph_id = pn.ac_graph_id();
+    n.has_ac_graph_id = pn.has_ac_graph_id();
+    n.ac_graph_id = pn.ac_graph_id();
     n.has_memory_budget = pn.has_memory_budget();
     if (pn.has_memory_budget() && !(pn.memory_budget() >= 0 && pn.memory_budget() <= 1)) {
       fail(pn, "memory_budget", "= " + std::to_string(pn.memory_budget()) + " is outside [0, 1]");

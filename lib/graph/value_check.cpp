@@ -66,10 +66,7 @@ class ValueChecker {
         n.size_bytes = 1;
         break;
       case ValueView::kNone: n.value_kind = ValueKind::None; break;
-      case ValueView::kOpaque:
-        n.value_kind = ValueKind::Opaque;
-        n.opaque_type = v.opaque();
-        break;
+      case ValueView::kOpaque: n.value_kind = ValueKind::Opaque; break;
       case ValueView::KIND_NOT_SET:
         fail(pn, "val", "has no field set (expected one of tensor, tuple, sym, none, opaque)");
     }

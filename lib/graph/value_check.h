@@ -11,7 +11,7 @@
 namespace pt {
 
 // Sets n.value_kind, n.size_bytes (numel x itemsize; a tuple's direct tensor
-// items summed; 1 for a symbol), n.numel, n.sym_kind and n.opaque_type from
+// items summed; 1 for a symbol), n.numel, n.sym_kind, n.has_storage and n.storage from
 // `v`, the value of node `pn`; throws InputError naming `source`, the node
 // and the field at the first problem.
 void read_node_value(const NodeFields& pn, const ValueView& v, const std::string& source, int max_nesting,

@@ -9,11 +9,11 @@ namespace pt {
 
 namespace {
 
-std::string why_unsaveable(const Node& n) {
-  switch (n.value_kind) {
+std::string why_unsaveable(const Graph& g, NodeId id) {
+  switch (g[id].value_kind) {
     case ValueKind::Tuple: return "its value is a tuple";
     case ValueKind::None: return "its value is None";
-    case ValueKind::Opaque: return "its value is an opaque " + printable(n.opaque_type);
+    case ValueKind::Opaque: return "its value is an opaque " + printable(g.record(id).val().opaque());
     case ValueKind::Absent: return "it has no recorded value";
     default: return "it is a view and recompute_views is on";
   }
@@ -73,7 +73,7 @@ std::string explain_infeasible(const Graph& g, const Classification& c, const Fl
     if (last) {
       msg += std::string(k == 0 ? " and" : "") + " is needed by the backward (" + why_backward(g, c, x, net.sink[x]) + ")";
     } else {
-      msg += std::string(k == 0 ? " and" : "") + " cannot be saved (" + why_unsaveable(n) + ")";
+      msg += std::string(k == 0 ? " and" : "") + " cannot be saved (" + why_unsaveable(g, x) + ")";
     }
   }
   return msg;

@@ -36,10 +36,12 @@ std::optional<Capacity> node_weight(const Graph& g, const Classification& c, Nod
   if (n.value_kind != ValueKind::Tensor) {
     // Non-tensor values cannot be saved, except the backward-state and
     // script-object handles, which cost nothing.
-    if (n.value_kind == ValueKind::Opaque &&
-        (n.opaque_type.find("BackwardState") != std::string::npos ||
-         n.opaque_type.find("FakeScriptObject") != std::string::npos)) {
-      return 0;
+    if (n.value_kind == ValueKind::Opaque) {
+      const std::string_view type = g.record(id).val().opaque();
+      if (type.find("BackwardState") != std::string_view::npos ||
+          type.find("FakeScriptObject") != std::string_view::npos) {
+        return 0;
+      }
     }
     return std::nullopt;
   }

@@ -57,19 +57,19 @@ void cleanup_checkpoint_tags(const Graph& g, bool default_partition, Tags& tags)
       // Two adjacent checkpointed regions with nothing in between: the value
       // crossing the boundary is stashed rather than recomputed.
       for (NodeId u : users) {
-        if (tags.recompute(u) && n.ac_graph_id && g[u].ac_graph_id && *g[u].ac_graph_id > *n.ac_graph_id) {
+        if (tags.recompute(u) && n.has_ac_graph_id && g[u].has_ac_graph_id && g[u].ac_graph_id > n.ac_graph_id) {
           tags.must_save(id, "checkpoint region boundary");
         }
       }
       // A region output with a backward hook (FSDP2 + checkpointing) would
       // otherwise depend on its own gradient.
       if (n.has_backward_hook && !user_recomputes) tags.must_save(id, "backward hook on a checkpointed output");
-    } else if (default_partition && !n.ac_graph_id && user_recomputes) {
+    } else if (default_partition && !n.has_ac_graph_id && user_recomputes) {
       // Getitems of a checkpointed multi-output (non-tensor) node are not
       // region inputs.
       const NodeId source = n.packet == "operator.getitem" ? arg_node(g, id, 0) : kNoNode;
       const bool checkpointed_getitem =
-          source != kNoNode && g[source].value_kind != ValueKind::Tensor && g[source].ac_graph_id.has_value();
+          source != kNoNode && g[source].value_kind != ValueKind::Tensor && g[source].has_ac_graph_id;
       if (!checkpointed_getitem) tags.must_save(id, "input of a checkpointed region");
     }
   }

@@ -121,8 +121,8 @@ TEST_CASE("--checkpoint tags each block's region, matmuls MUST_SAVE, residual ad
   for (const pt::Node& n : g.nodes) {
     if (n.recompute == pt::Recompute::None) continue;
     ++tagged;
-    REQUIRE(n.ac_graph_id.has_value());
-    CHECK((*n.ac_graph_id == 1 || *n.ac_graph_id == 2));
+    REQUIRE(n.has_ac_graph_id);
+    CHECK((n.ac_graph_id == 1 || n.ac_graph_id == 2));
     CHECK(n.tag == pt::PartitionerTag::IsForward);
     const bool matmul = n.packet == "aten.mm" || n.packet == "aten.bmm" || n.packet == "aten.addmm";
     CHECK(n.recompute == (matmul ? pt::Recompute::MustSave : pt::Recompute::PreferRecompute));

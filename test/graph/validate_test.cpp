@@ -164,8 +164,8 @@ TEST_CASE("tags: recompute and partitioner_tag") {
                                                    partitioner_tag: "must_be_in_backward")")));
   const pt::Node& r = g[g.find("r")];
   CHECK(r.recompute == pt::Recompute::PreferRecompute);
-  REQUIRE(r.ac_graph_id.has_value());
-  CHECK(*r.ac_graph_id == 7);
+  REQUIRE(r.has_ac_graph_id);
+  CHECK(r.ac_graph_id == 7);
   CHECK(r.tag == pt::PartitionerTag::MustBeInBackward);
 }
 

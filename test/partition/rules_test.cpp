@@ -4,6 +4,7 @@
 // symbol bindings, the default partition, and infeasible graphs.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -182,6 +183,26 @@ TEST_CASE("an unsaveable primal read by the backward is infeasible, with the cha
     CHECK(msg.find("cannot be saved (its value is an opaque ScriptObject)") != std::string::npos);
     CHECK(msg.find("'grad_x' reads 'state'") != std::string::npos);
   }
+}
+
+TEST_CASE("opaque backward-state and script-object handles are saved at no cost; other opaque values cannot be") {
+  // The same graph as above with the handle's type varied: node_weight
+  // reads the type from the node's record.
+  auto graph_with = [](const std::string& type) {
+    std::string text = "num_fwd_outputs: 1\n";
+    text += R"(nodes { name: "state" op: "placeholder" target: "state" val { opaque: ")" + type + R"(" } })" "\n";
+    text += placeholder("x") + placeholder("tangents_1");
+    text += op("loss", "aten.sum.default", {"x"}, "op_tags: \"reduction\"");
+    text += op("grad_x", "mylib.use_state.default", {"tangents_1", "state"});
+    return text + output({"loss", "-", "grad_x"});
+  };
+  for (const std::string type : {"torch._dynamo.BackwardState", "FakeScriptObject(Foo)"}) {
+    CAPTURE(type);
+    const Run run = partition_text(graph_with(type));
+    const auto saved = run.saved();
+    CHECK(std::find(saved.begin(), saved.end(), "state") != saved.end());
+  }
+  CHECK_THROWS_AS(partition_text(graph_with("Handle")), InfeasibleError);
 }
 
 TEST_CASE("a must-recompute node reading an unsaveable, banned value is infeasible") {
