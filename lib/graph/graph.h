@@ -82,6 +82,7 @@ struct Node {
   bool reduction_tag : 1 = false;       // op_tags holds "reduction" (the fusion groups ask)
   bool has_memory_budget : 1 = false;   // the record sets memory_budget (effective_budget looks for the first)
   bool has_ac_graph_id : 1 = false;     // the record sets ac_graph_id (activation checkpointing's region)
+  bool first_arg_is_node : 1 = false;   // args[0] is a node reference (then positional_inputs[0])
   Recompute recompute = Recompute::None;
   PartitionerTag tag = PartitionerTag::None;
 

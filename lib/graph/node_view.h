@@ -290,13 +290,6 @@ class NodeView {
   ArgItems args() const { return ArgItems(run(4)); }
   int args_size() const { return run(4).count; }
   ArgView args(int k) const { return args()[k]; }
-  // args[0], if the node has args: the scan stops there (args_size() and
-  // args(0) read the record up to the end of the args, twice).
-  std::optional<ArgView> first_arg() const {
-    wire::Field f;
-    if (!find(4, wire::kLen, f)) return std::nullopt;
-    return ArgView(f.bytes);
-  }
   wire::Repeated<KwargView> kwargs() const { return wire::Repeated<KwargView>(run(5)); }
   int kwargs_size() const { return run(5).count; }
   // The value of kwarg `key`, if the node has it.

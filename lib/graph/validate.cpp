@@ -244,6 +244,7 @@ class Validator {
         if (ref == kNoNode) resolve(pn, "args[" + std::to_string(a) + "].node", std::string(arg.node()), self);
         positional.push_back(ref);
         inputs.push_back(ref);
+        if (a == 0) n.first_arg_is_node = true;
         continue;
       }
       if (!collect_refs(arg, self, inputs, w)) walk_arg(pn, arg, "args[" + std::to_string(a) + "]", self);

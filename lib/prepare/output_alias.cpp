@@ -2,7 +2,6 @@
 
 #include <array>
 #include <cstddef>
-#include <optional>
 #include <string_view>
 #include <unordered_set>
 
@@ -25,9 +24,7 @@ std::vector<NodeId> tensor_outputs(const Graph& g, const Flags& present) {
 
 // The node passed as args[0], if it is a node reference.
 NodeId first_arg_node(const Graph& g, NodeId id) {
-  const std::optional<ArgView> first = g.record(id).first_arg();
-  if (!first || first->kind_case() != ArgView::kNode) return kNoNode;
-  return g[id].positional_inputs.empty() ? kNoNode : g[id].positional_inputs.front();
+  return g[id].first_arg_is_node ? g[id].positional_inputs.front() : kNoNode;
 }
 
 // Multi-output ops whose results are views of their input. PyTorch's view

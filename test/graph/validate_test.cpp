@@ -224,6 +224,10 @@ TEST_CASE("a valid graph is indexed: input kinds, impurity, users, outputs, size
   CHECK(mul.packet == "aten.mul");
   CHECK(mul.inputs == std::vector<pt::NodeId>{0, 0, 4});      // repeats kept, kwargs after args
   CHECK(mul.positional_inputs == std::vector<pt::NodeId>{0, 0});
+  CHECK(mul.first_arg_is_node);
+  CHECK(g[g.find("getitem")].first_arg_is_node);
+  CHECK_FALSE(g[g.find("rand")].first_arg_is_node);    // no args
+  CHECK_FALSE(g[g.output_node()].first_arg_is_node);   // args[0] is a list
   CHECK(mul.size_bytes == 4u * 8u * 2u);
   auto users = [&g](pt::NodeId id) { return std::vector<pt::NodeId>(g.users[id].begin(), g.users[id].end()); };
   CHECK(users(0) == std::vector<pt::NodeId>{5, 7});  // distinct, graph order
@@ -250,6 +254,27 @@ TEST_CASE("a valid graph is indexed: input kinds, impurity, users, outputs, size
   CHECK(g.outputs == std::vector<pt::NodeId>{5, 10, pt::kNoNode});
   CHECK(g.find("nope") == pt::kNoNode);
   CHECK(g.output_node() == 11);
+}
+
+TEST_CASE("first_arg_is_node: only a direct node reference in args[0] counts") {
+  const pt::Graph g = valid(R"(
+    nodes { name: "x" op: "placeholder" target: "x" val { tensor { shape: [4] dtype: "float32" } } }
+    nodes { name: "a" op: "call_function" target: "mylib.f.default" args { int: 0 } args { node: "x" }
+            val { tensor { shape: [4] dtype: "float32" } } }
+    nodes { name: "b" op: "call_function" target: "mylib.f.default" kwargs { key: "self" value { node: "x" } }
+            val { tensor { shape: [4] dtype: "float32" } } }
+    nodes { name: "c" op: "call_function" target: "mylib.f.default" args { node: "a" } args { node: "x" }
+            val { tensor { shape: [4] dtype: "float32" } } }
+    nodes { name: "output" op: "output" target: "output"
+            args { list { items { node: "a" } items { node: "b" } items { node: "c" } } } }
+    num_fwd_outputs: 3
+  )");
+  const pt::Node& a = g[g.find("a")];
+  CHECK_FALSE(a.first_arg_is_node);  // args[1] is the node
+  CHECK(a.positional_inputs == std::vector<pt::NodeId>{0});
+  CHECK_FALSE(g[g.find("b")].first_arg_is_node);  // a kwarg
+  CHECK(g[g.find("c")].first_arg_is_node);
+  CHECK(g[g.find("c")].positional_inputs.front() == g.find("a"));
 }
 
 TEST_CASE("UserLists: each node's distinct users in graph order, repeats once, nodes without users empty") {
