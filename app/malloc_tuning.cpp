@@ -70,11 +70,19 @@ bool huge_pages_usable() {
   return n > 0 && (std::strstr(mode, "[always]") != nullptr || std::strstr(mode, "[madvise]") != nullptr);
 }
 
-// The tunables a re-executed run starts with: glibc's huge-page heap and the
-// mallopt settings below. The marker tells the new process it is the second.
+// The tunables a re-executed run starts with: glibc's huge-page heap, the
+// mallopt settings below, and no mmap for large blocks (mmap_max=0). Without
+// that last one every block of 32 MiB or more (10^6 nodes: the node array,
+// the CSE table, the file's bytes) was mapped fresh and unmapped on free, so
+// the next large block was zeroed by the kernel again: 873 MB of fresh pages
+// for a run whose peak is 640 MB. From the heap, a freed block is reused
+// (554 MB fresh), and the run's system time fell from 0.44-0.60 s to
+// 0.11-0.20 s (docs/performance.md, "Session 14"). Worker threads' arenas
+// still map blocks larger than their 64 MiB heaps (glibc's fallback).
+// The marker tells the new process it is the second.
 constexpr const char* kHugeHeapTunables =
     "glibc.malloc.hugetlb=1:glibc.malloc.mmap_threshold=33554432:glibc.malloc.top_pad=67108864:"
-    "glibc.malloc.trim_threshold=134217728";
+    "glibc.malloc.trim_threshold=134217728:glibc.malloc.mmap_max=0";
 constexpr const char* kReexecMarker = "huge-heap";
 constexpr uint64_t kWholeHeapFrom = uint64_t{8} << 20;
 constexpr long kGenerateLayersFrom = 128;  // ~0.5 MB of heap per generated layer

@@ -125,7 +125,7 @@ def protobuf_parse_seconds(bench, graphs):
         tunables = "glibc.malloc.mmap_threshold=33554432:glibc.malloc.top_pad=67108864:" \
                    "glibc.malloc.trim_threshold=134217728"
         if os.path.getsize(path) >= 8 << 20:
-            tunables = "glibc.malloc.hugetlb=1:" + tunables
+            tunables = "glibc.malloc.hugetlb=1:" + tunables + ":glibc.malloc.mmap_max=0"
         env["GLIBC_TUNABLES"] = tunables
         run = subprocess.run([bench, "--benchmark_filter=^ProtobufParse/%s/" % name, "--benchmark_format=json",
                               "--benchmark_repetitions=3", "--benchmark_report_aggregates_only=true"],
