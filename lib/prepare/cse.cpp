@@ -104,6 +104,12 @@ class SignatureTable {
     slots_.assign(cap, Slot{});
   }
 
+  // Starts loading the slot `hash` probes first (see cse_merge_targets).
+  void prefetch(uint64_t hash) const {
+    if (hash == 0) hash = 1;
+    __builtin_prefetch(&slots_[hash & (slots_.size() - 1)]);
+  }
+
   // The slot for `hash`; `fresh` when it was empty (now claimed).
   Slot& find_or_insert(uint64_t hash, bool& fresh) {
     if (hash == 0) hash = 1;
@@ -171,8 +177,17 @@ std::vector<NodeId> cse_merge_targets(const Graph& g, const Flags& present, cons
       e.region = region;
     }
   };
+  // At 10^6 nodes the table is 32 MiB and each first probe a cache miss
+  // (~180 ns on the measured VM: most of CSE). The slot of the node
+  // kLookAhead places on is requested early, from its signature as the
+  // merges so far give it; a merge in between only makes that a wasted
+  // hint, since the probe below recomputes the signature.
+  constexpr NodeId kLookAhead = 8;
   int64_t region = 0;
   for (NodeId id = 0; id < count; ++id) {
+    if (const NodeId ahead = id + kLookAhead; ahead < count && g[ahead].op == OpKind::CallFunction) {
+      first_of.prefetch(signature(g[ahead], kept_as));
+    }
     if (!present[id]) continue;
     if (is_mutation_node(g, id)) ++region;
     if (never_merged(g[id], alias[id], ops)) continue;
