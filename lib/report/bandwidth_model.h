@@ -107,7 +107,8 @@ struct BandwidthAndPeak {
   PeakMemory memory;
 };
 // `beside`, when given, is more work that only reads what the two passes
-// read, run on the forward's thread after it (it finishes first).
+// read, run on the forward's thread once the forward's part is done, while
+// the caller's thread simulates the backward's peak.
 BandwidthAndPeak estimate_bandwidth_and_peak(const Graph& prepared, const PartitionResult& r, const OpClasses& ops,
                                              const Device& device, const BandwidthOptions& o = {},
                                              unsigned threads = 0, const std::function<void()>& beside = nullptr);
