@@ -28,6 +28,12 @@ class NameIndex {
   // find() with the name's name_hash (name_hash.h) already computed.
   NodeId find(std::string_view name, uint64_t hash) const;
   bool contains(std::string_view name) const { return find(name) >= 0; }
+  // Starts loading the slot a name of this name_hash probes first: for a
+  // caller that knows names ahead (on a 10^6-node graph the table is 32 MiB
+  // and every first probe a cache miss).
+  void prefetch(uint64_t hash) const {
+    if (!slots_.empty()) __builtin_prefetch(&slots_[hash & (slots_.size() - 1)]);
+  }
   size_t size() const { return size_; }
 
  private:

@@ -60,7 +60,9 @@ class Validator {
     // unknown one; a node's id is its index, so the map is the graph's by_name.
     names_->reserve(static_cast<size_t>(count));
     const NameScan scan = scan_names(pg);
+    constexpr int kLookAhead = 8;  // names ahead whose slots are requested early
     for (int i = 0; i < count; ++i) {
+      if (i + kLookAhead < count) names_->prefetch(scan.hash[static_cast<size_t>(i + kLookAhead)]);
       const std::string_view name = scan.name[static_cast<size_t>(i)];
       if (name.empty()) fail_graph("nodes[" + std::to_string(i) + "].name is empty");
       if (scan.control[static_cast<size_t>(i)]) {
