@@ -1,7 +1,6 @@
 #include "prepare/cse.h"
 
 #include <bit>
-#include <deque>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -28,14 +27,18 @@ bool never_merged(const Node& n, bool aliases_output, const OpClasses& ops) {
   return aliases_output;
 }
 
-// The remembered node per key. The keys stay in cse_merge_targets' store
-// (views, no copy) and are found through an open-addressing table whose
-// slots keep 32 bits of the hash beside the entry: a probe past another key
-// reads no entry and no key bytes (at 10^6 nodes each is a cache miss).
+// The remembered node per key, found through an open-addressing table
+// whose slots keep 32 bits of the hash beside the entry: a probe past
+// another key reads no entry and no key bytes (at 10^6 nodes each is a
+// cache miss). The table keeps the keys' bytes in one buffer and each
+// entry's full hash: growing it rehashes no key (at 10^6 nodes, 89,000
+// keys, each a heap string re-read at every doubling before).
 class KeyTable {
  public:
   struct Entry {
-    std::string_view key;
+    uint64_t hash;
+    size_t offset;  // the key's bytes in bytes_
+    size_t length;
     NodeId node;
     int64_t region;
   };
@@ -47,8 +50,8 @@ class KeyTable {
     entries_.reserve(expected);
   }
 
-  // The entry for `key`, inserted with {node, region} when absent (`fresh`).
-  // `key` must outlive the table.
+  // The entry for `key` (copied in when absent), inserted with
+  // {node, region} when absent (`fresh`).
   Entry& find_or_insert(std::string_view key, NodeId node, int64_t region, bool& fresh) {
     if (2 * (entries_.size() + 1) > slots_.size()) grow();
     const uint64_t hash = name_hash(key);
@@ -56,14 +59,15 @@ class KeyTable {
     const size_t mask = slots_.size() - 1;
     for (size_t i = hash & mask;; i = (i + 1) & mask) {
       if (slots_[i] == 0) {
-        entries_.push_back({key, node, region});
+        entries_.push_back({hash, bytes_.size(), key.size(), node, region});
+        bytes_.append(key);
         slots_[i] = tag | entries_.size();
         fresh = true;
         return entries_.back();
       }
       if ((slots_[i] >> 32 << 32) != tag) continue;
       Entry& e = entries_[(slots_[i] & 0xffffffffu) - 1];
-      if (e.key == key) {
+      if (e.hash == hash && std::string_view(bytes_).substr(e.offset, e.length) == key) {
         fresh = false;
         return e;
       }
@@ -77,13 +81,14 @@ class KeyTable {
     const size_t mask = slots_.size() - 1;
     for (uint64_t s : old) {
       if (s == 0) continue;
-      size_t i = name_hash(entries_[(s & 0xffffffffu) - 1].key) & mask;
+      size_t i = entries_[(s & 0xffffffffu) - 1].hash & mask;
       while (slots_[i] != 0) i = (i + 1) & mask;
       slots_[i] = s;
     }
   }
 
   std::vector<Entry> entries_;
+  std::string bytes_;            // every key, back to back
   std::vector<uint64_t> slots_;  // hash's high 32 bits | entry index + 1; 0 = empty
 };
 
@@ -160,13 +165,11 @@ std::vector<NodeId> cse_merge_targets(const Graph& g, const Flags& present, cons
   // graph order.
   SignatureTable first_of(static_cast<size_t>(count));
   KeyTable seen(64);
-  std::deque<std::string> keys;  // the table's keys view these
   std::string key;
   auto add_key = [&](NodeId id, int64_t region) {
     if (!cse_key(g, id, kept_as, key)) return;  // a NaN argument: equal to nothing
-    keys.push_back(key);
     bool fresh = false;
-    KeyTable::Entry& e = seen.find_or_insert(keys.back(), id, region, fresh);
+    KeyTable::Entry& e = seen.find_or_insert(key, id, region, fresh);
     if (fresh) return;
     if (e.region == region) {
       kept_as[id] = e.node;
