@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <functional>
 #include <latch>
+#include <span>
 #include <string>
 #include <unordered_map>
 
@@ -116,9 +117,9 @@ class PassCoster {
   }
 
   KernelEstimate cost_kernel(int32_t k) {
-    const auto& members = f_.members[k];
+    const std::span<const NodeId> members = f_.members(k);
     KernelEstimate ke;
-    ke.fused = f_.role[members.front()] == NodeRole::Fused;
+    ke.fused = !members.empty() && f_.role[members.front()] == NodeRole::Fused;  // empty: no roots below
     // Scratch lists reused from kernel to kernel (one allocation each, not
     // four per kernel).
     auto& roots = roots_;
@@ -210,7 +211,7 @@ class PassCoster {
     return ke;
   }
 
-  bool holds_reduction(const std::vector<NodeId>& members) const {
+  bool holds_reduction(std::span<const NodeId> members) const {
     return std::any_of(members.begin(), members.end(), [&](NodeId m) { return f_.reduction[m]; });
   }
 

@@ -41,9 +41,16 @@ class Grouper {
     decide_stores(is_output);
     if (o_.realize_reused_values) realize_reused();
     demote_stored_views();
-    f_.members.assign(first_.size(), {});
+    // Members by kernel, in graph order (a counting sort of the nodes).
+    f_.member_start.assign(first_.size() + 1, 0);
     for (NodeId id = 0; id < g_.size(); ++id) {
-      if (f_.kernel[id] >= 0) f_.members[f_.kernel[id]].push_back(id);
+      if (f_.kernel[id] >= 0) ++f_.member_start[static_cast<size_t>(f_.kernel[id]) + 1];
+    }
+    for (size_t k = 1; k < f_.member_start.size(); ++k) f_.member_start[k] += f_.member_start[k - 1];
+    f_.node_list.resize(static_cast<size_t>(f_.member_start.back()));
+    std::vector<int32_t> next(f_.member_start.begin(), f_.member_start.end() - 1);
+    for (NodeId id = 0; id < g_.size(); ++id) {
+      if (f_.kernel[id] >= 0) f_.node_list[static_cast<size_t>(next[static_cast<size_t>(f_.kernel[id])]++)] = id;
     }
     return std::move(f_);
   }

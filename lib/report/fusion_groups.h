@@ -28,6 +28,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "analysis/node_op_classes.h"
@@ -50,9 +51,18 @@ struct FusionGroups {
   // its kernel read that buffer, not what it is computed from, which decides
   // what they may write in place (peak_memory.h's Materialized).
   Flags realized;
-  std::vector<std::vector<NodeId>> members;  // per kernel, graph order
+  // Per kernel, its nodes in graph order: members(k) views node_list from
+  // member_start[k] to member_start[k + 1] (one array, not a vector per
+  // kernel: 220,000 of them at 10^6 nodes, each an allocation).
+  std::vector<NodeId> node_list;
+  std::vector<int32_t> member_start;  // kernel_count() + 1 entries
 
-  int32_t kernel_count() const { return static_cast<int32_t>(members.size()); }
+  std::span<const NodeId> members(int32_t k) const {
+    return std::span<const NodeId>(node_list).subspan(static_cast<size_t>(member_start[static_cast<size_t>(k)]),
+                                                       static_cast<size_t>(member_start[static_cast<size_t>(k) + 1] -
+                                                                           member_start[static_cast<size_t>(k)]));
+  }
+  int32_t kernel_count() const { return member_start.empty() ? 0 : static_cast<int32_t>(member_start.size() - 1); }
 };
 
 // The node a view or getitem reads: its first positional node argument.
