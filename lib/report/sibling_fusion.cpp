@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <numeric>
+#include <span>
 #include <utility>
 
 
@@ -24,17 +25,27 @@ class SiblingMerger {
   std::vector<int32_t> run() {
     parent_.resize(kernels_);
     std::iota(parent_.begin(), parent_.end(), 0);
-    members_.assign(kernels_, {});
+    // Each kernel's fused nodes in graph order, in one array (a counting
+    // sort; a vector per kernel was an allocation each, 220,000 at 10^6
+    // nodes); a group that others merge into gets a list of its own.
+    start_.assign(kernels_ + 1, 0);
     root_.assign(static_cast<size_t>(g_.size()), -1);
     for (NodeId id = 0; id < g_.size(); ++id) {
       if (f_.role[id] == NodeRole::Fused && f_.kernel[id] >= 0) {
-        members_[f_.kernel[id]].push_back(id);
+        ++start_[static_cast<size_t>(f_.kernel[id]) + 1];
         root_[id] = f_.kernel[id];
       }
     }
+    for (size_t k = 1; k <= kernels_; ++k) start_[k] += start_[k - 1];
+    sorted_.resize(static_cast<size_t>(start_.back()));
+    std::vector<int32_t> fill(start_.begin(), start_.end() - 1);
+    for (NodeId id = 0; id < g_.size(); ++id) {
+      if (root_[id] >= 0) sorted_[static_cast<size_t>(fill[static_cast<size_t>(root_[id])]++)] = id;
+    }
+    merged_.resize(kernels_);
     spans_.resize(kernels_);
     for (size_t k = 0; k < kernels_; ++k) {
-      if (!members_[k].empty()) spans_[k] = span_of(members_[k]);
+      if (!members(static_cast<int32_t>(k)).empty()) spans_[k] = span_of(members(static_cast<int32_t>(k)));
     }
     max_read_.assign(kernels_, 0);
     seen_.assign(static_cast<size_t>(g_.size()), 0);
@@ -111,7 +122,7 @@ class SiblingMerger {
     reads.clear();
     ++stamp_;
     stack_.clear();
-    for (NodeId m : members_[k]) stack_.push_back(m);
+    for (NodeId m : members(k)) stack_.push_back(m);
     int walked = 0;
     while (!stack_.empty()) {
       const NodeId c = stack_.back();
@@ -164,9 +175,9 @@ class SiblingMerger {
 
   // First and last emitted position of `members` (kept per group in spans_,
   // not walked again for each candidate pair).
-  std::pair<NodeId, NodeId> span_of(const std::vector<NodeId>& members) const {
-    NodeId lo = position_[members.front()], hi = lo;
-    for (NodeId m : members) lo = std::min(lo, position_[m]), hi = std::max(hi, position_[m]);
+  std::pair<NodeId, NodeId> span_of(std::span<const NodeId> group) const {
+    NodeId lo = position_[group.front()], hi = lo;
+    for (NodeId m : group) lo = std::min(lo, position_[m]), hi = std::max(hi, position_[m]);
     return {lo, hi};
   }
 
@@ -185,7 +196,7 @@ class SiblingMerger {
 
   // Whether a node of group a reads a reduction result of group b.
   bool reads_reduction_of(int32_t a, int32_t b) const {
-    for (NodeId m : members_[a]) {
+    for (NodeId m : members(a)) {
       for (NodeId x : g_[m].inputs) {
         if (root_[x] == b && f_.reduction[x]) return true;  // root_ >= 0: a Fused node of the pass
       }
@@ -197,11 +208,11 @@ class SiblingMerger {
   // search from their outside users; nothing after their last node can
   // lead back into them (graph order is topological).
   bool acyclic(int32_t a, int32_t b) {
-    const NodeId last = std::max(members_[a].back(), members_[b].back());
+    const NodeId last = std::max(members(a).back(), members(b).back());
     ++stamp_;
     stack_.clear();
     for (int32_t group : {a, b}) {
-      for (NodeId m : members_[group]) {
+      for (NodeId m : members(group)) {
         for (NodeId u : g_.users[m]) {
           if (computed_in_pass(u) && u <= last && !in_groups(u, a, b)) stack_.push_back(u);
         }
@@ -226,18 +237,19 @@ class SiblingMerger {
   void try_merge(int32_t x, int32_t y) {
     int32_t a = find(x), b = find(y);
     if (a == b || max_read_[a] != max_read_[b]) return;
-    if (members_[a].size() + members_[b].size() > kMaxFusionSize) return;
+    if (members(a).size() + members(b).size() > kMaxFusionSize) return;
     if (too_far_apart(a, b)) return;
     if (o_.reductions_end_kernels && (reads_reduction_of(a, b) || reads_reduction_of(b, a))) return;
     if (!acyclic(a, b)) return;
     if (b < a) std::swap(a, b);
     parent_[b] = a;
-    for (NodeId m : members_[b]) root_[m] = a;
+    for (NodeId m : members(b)) root_[m] = a;
     spans_[a] = {std::min(spans_[a].first, spans_[b].first), std::max(spans_[a].second, spans_[b].second)};
-    auto& into = members_[a];
-    const auto mid = into.insert(into.end(), members_[b].begin(), members_[b].end());
-    std::inplace_merge(into.begin(), mid, into.end());  // graph order: back() is the last node
-    std::vector<NodeId>().swap(members_[b]);
+    const std::span<const NodeId> from_a = members(a), from_b = members(b);
+    std::vector<NodeId> both(from_a.size() + from_b.size());
+    std::merge(from_a.begin(), from_a.end(), from_b.begin(), from_b.end(), both.begin());  // graph order
+    merged_[a] = std::move(both);
+    std::vector<NodeId>().swap(merged_[b]);  // b is no root now: never asked again
   }
 
   const Graph& g_;
@@ -250,7 +262,17 @@ class SiblingMerger {
   // searches ask it on every edge; union-find walks there were a tenth of
   // the merger); -1 for every other node.
   std::vector<int32_t> root_;
-  std::vector<std::vector<NodeId>> members_;  // per group root, graph order
+  // Per group root, its nodes in graph order: merged_[k] once k took in
+  // another group, else sorted_ from start_[k] to start_[k + 1].
+  std::span<const NodeId> members(int32_t k) const {
+    const auto i = static_cast<size_t>(k);
+    if (!merged_[i].empty()) return merged_[i];
+    return std::span<const NodeId>(sorted_).subspan(static_cast<size_t>(start_[i]),
+                                                     static_cast<size_t>(start_[i + 1] - start_[i]));
+  }
+  std::vector<int32_t> start_;
+  std::vector<NodeId> sorted_;
+  std::vector<std::vector<NodeId>> merged_;
   std::vector<std::pair<NodeId, NodeId>> spans_;  // per group root: span_of its members
   std::vector<uint64_t> max_read_;
   std::vector<NodeId> position_;  // per node: its place in the emitted pass
