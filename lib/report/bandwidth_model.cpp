@@ -54,9 +54,13 @@ class PassCoster {
     // 10^6 nodes the backward's 148,000 were moved through fresh pages).
     out.kernels.reserve(static_cast<size_t>(f_.kernel_count()));
     for (int32_t k = 0; k < f_.kernel_count(); ++k) {
-      KernelEstimate ke = cost_kernel(k);
-      if (ke.stores.empty() && !ke.fused && ke.loads.empty()) continue;
-      if (ke.fused && ke.stores.empty()) continue;  // everything it computes is computed elsewhere
+      const size_t at = out.transfers.size();
+      KernelEstimate ke = cost_kernel(k, out.transfers);
+      if ((ke.store_count == 0 && !ke.fused && ke.load_count == 0) ||
+          (ke.fused && ke.store_count == 0)) {  // fused: everything it computes is computed elsewhere
+        out.transfers.resize(at);
+        continue;
+      }
       out.bytes_loaded += ke.bytes_loaded;
       out.bytes_stored += ke.bytes_stored;
       out.bytes_cached += ke.bytes_cached;
@@ -116,7 +120,8 @@ class PassCoster {
     return any ? total : g_[id].size_bytes;
   }
 
-  KernelEstimate cost_kernel(int32_t k) {
+  // Kernel k's estimate; its loads and stores appended to `transfers`.
+  KernelEstimate cost_kernel(int32_t k, std::vector<Transfer>& transfers) {
     const std::span<const NodeId> members = f_.members(k);
     KernelEstimate ke;
     ke.fused = !members.empty() && f_.role[members.front()] == NodeRole::Fused;  // empty: no roots below
@@ -162,9 +167,13 @@ class PassCoster {
     std::sort(loads.begin(), loads.end());
     const bool rereads = ke.fused && o_.cached_row_rereads && device_.cached_row_bytes > 0;
     if (rereads) reductions_read(k);
+    ke.transfers_at = static_cast<int32_t>(transfers.size());
     for (NodeId x : loads) {
       const uint64_t b = bytes_of(x, demand_[x]);
-      if (b > 0) ke.loads.push_back({x, b});
+      if (b > 0) {
+        transfers.push_back({x, b});
+        ++ke.load_count;
+      }
       ke.bytes_loaded += b;
       if (rereads && read_again_after_reduction(x)) ke.bytes_cached += b;
     }
@@ -175,7 +184,8 @@ class PassCoster {
     for (NodeId r : roots) {
       if (!f_.stored[r]) continue;
       const uint64_t b = store_bytes(r);
-      ke.stores.push_back({r, b});
+      transfers.push_back({r, b});
+      ++ke.store_count;
       ke.bytes_stored += b;
     }
     // Every op with a FLOP formula, not only PyTorch's compute-intensive set:
