@@ -41,17 +41,7 @@ class Grouper {
     decide_stores(is_output);
     if (o_.realize_reused_values) realize_reused();
     demote_stored_views();
-    // Members by kernel, in graph order (a counting sort of the nodes).
-    f_.member_start.assign(first_.size() + 1, 0);
-    for (NodeId id = 0; id < g_.size(); ++id) {
-      if (f_.kernel[id] >= 0) ++f_.member_start[static_cast<size_t>(f_.kernel[id]) + 1];
-    }
-    for (size_t k = 1; k < f_.member_start.size(); ++k) f_.member_start[k] += f_.member_start[k - 1];
-    f_.node_list.resize(static_cast<size_t>(f_.member_start.back()));
-    std::vector<int32_t> next(f_.member_start.begin(), f_.member_start.end() - 1);
-    for (NodeId id = 0; id < g_.size(); ++id) {
-      if (f_.kernel[id] >= 0) f_.node_list[static_cast<size_t>(next[static_cast<size_t>(f_.kernel[id])]++)] = id;
-    }
+    f_.by_kernel = list_by_kernel(f_.kernel, first_.size());
     return std::move(f_);
   }
 
@@ -400,6 +390,22 @@ class Grouper {
 };
 
 }  // namespace
+
+KernelLists list_by_kernel(const std::vector<int32_t>& kernel_of, size_t kernels) {
+  KernelLists out;
+  out.start.assign(kernels + 1, 0);
+  for (int32_t k : kernel_of) {
+    if (k >= 0) ++out.start[static_cast<size_t>(k) + 1];
+  }
+  for (size_t k = 1; k <= kernels; ++k) out.start[k] += out.start[k - 1];
+  out.list.resize(static_cast<size_t>(out.start.back()));
+  std::vector<int32_t> next(out.start.begin(), out.start.end() - 1);
+  for (size_t id = 0; id < kernel_of.size(); ++id) {
+    const int32_t k = kernel_of[id];
+    if (k >= 0) out.list[static_cast<size_t>(next[static_cast<size_t>(k)]++)] = static_cast<NodeId>(id);
+  }
+  return out;
+}
 
 NodeId view_base(const Node& n) {
   if (!n.positional_inputs.empty()) return n.positional_inputs[0];

@@ -25,23 +25,13 @@ class SiblingMerger {
   std::vector<int32_t> run() {
     parent_.resize(kernels_);
     std::iota(parent_.begin(), parent_.end(), 0);
-    // Each kernel's fused nodes in graph order, in one array (a counting
-    // sort; a vector per kernel was an allocation each, 220,000 at 10^6
-    // nodes); a group that others merge into gets a list of its own.
-    start_.assign(kernels_ + 1, 0);
     root_.assign(static_cast<size_t>(g_.size()), -1);
     for (NodeId id = 0; id < g_.size(); ++id) {
-      if (f_.role[id] == NodeRole::Fused && f_.kernel[id] >= 0) {
-        ++start_[static_cast<size_t>(f_.kernel[id]) + 1];
-        root_[id] = f_.kernel[id];
-      }
+      if (f_.role[id] == NodeRole::Fused && f_.kernel[id] >= 0) root_[id] = f_.kernel[id];
     }
-    for (size_t k = 1; k <= kernels_; ++k) start_[k] += start_[k - 1];
-    sorted_.resize(static_cast<size_t>(start_.back()));
-    std::vector<int32_t> fill(start_.begin(), start_.end() - 1);
-    for (NodeId id = 0; id < g_.size(); ++id) {
-      if (root_[id] >= 0) sorted_[static_cast<size_t>(fill[static_cast<size_t>(root_[id])]++)] = id;
-    }
+    // Each kernel's fused nodes (root_ says which, before any merge); a
+    // group that others merge into gets a list of its own.
+    initial_ = list_by_kernel(root_, kernels_);
     merged_.resize(kernels_);
     spans_.resize(kernels_);
     for (size_t k = 0; k < kernels_; ++k) {
@@ -263,15 +253,12 @@ class SiblingMerger {
   // the merger); -1 for every other node.
   std::vector<int32_t> root_;
   // Per group root, its nodes in graph order: merged_[k] once k took in
-  // another group, else sorted_ from start_[k] to start_[k + 1].
+  // another group, else its kernel's list in initial_.
   std::span<const NodeId> members(int32_t k) const {
-    const auto i = static_cast<size_t>(k);
-    if (!merged_[i].empty()) return merged_[i];
-    return std::span<const NodeId>(sorted_).subspan(static_cast<size_t>(start_[i]),
-                                                     static_cast<size_t>(start_[i + 1] - start_[i]));
+    const auto& merged = merged_[static_cast<size_t>(k)];
+    return merged.empty() ? initial_.of(k) : std::span<const NodeId>(merged);
   }
-  std::vector<int32_t> start_;
-  std::vector<NodeId> sorted_;
+  KernelLists initial_;
   std::vector<std::vector<NodeId>> merged_;
   std::vector<std::pair<NodeId, NodeId>> spans_;  // per group root: span_of its members
   std::vector<uint64_t> max_read_;
