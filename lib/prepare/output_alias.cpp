@@ -92,11 +92,13 @@ Flags by_structure(const Graph& g, const Flags& present, const OpClasses& ops) {
     }
     if (base != kNoNode && present[base]) storage.unite(id, base);
   }
-  std::unordered_set<NodeId> output_roots;
-  for (NodeId out : tensor_outputs(g, present)) output_roots.insert(storage.find(out));
+  // The outputs' storage roots, flagged by node: a hash set of them, probed
+  // once per node, was half of this pass at 10^6 nodes (122-150 -> 62-72 ms).
+  Flags output_root(static_cast<size_t>(g.size()), false);
+  for (NodeId out : tensor_outputs(g, present)) output_root[storage.find(out)] = true;
   Flags alias(static_cast<size_t>(g.size()), false);
   for (NodeId id = 0; id < g.size(); ++id) {
-    alias[id] = present[id] && is_tensor(g[id]) && output_roots.count(storage.find(id)) != 0;
+    alias[id] = present[id] && is_tensor(g[id]) && output_root[storage.find(id)];
   }
   return alias;
 }
