@@ -1,18 +1,24 @@
-// Why this exists: on the machines we measured (a virtual machine whose page
-// faults cost 11-20 us each, docs/performance.md), a run on GPT-2 124M's
-// graph took about 65 faults on the tool's own code and read-only data
-// alone: the kernel maps 64 KiB of a file per fault, and the code a run
-// touches is spread over nearly every 64 KiB of the 6 MB of text. One
-// madvise(MADV_POPULATE_READ) over the program's read-only segments maps
-// them all in a single call (about 0.25 ms for 1,500 pages), so those
-// faults go away: gpt2_124m 0.3-0.45 ms faster, `--version` 0.3 ms.
+// Why this exists: on a virtual machine whose page faults cost 11-20 us each
+// (session 12, docs/performance.md), a run on GPT-2 124M's graph took about
+// 65 faults on the tool's own code and read-only data alone: the kernel maps
+// 64 KiB of a file per fault, and the code a run touches is spread over
+// nearly every 64 KiB of the 6 MB of text. One madvise(MADV_POPULATE_READ)
+// over the program's read-only segments maps them all in a single call, so
+// those faults go away: then gpt2_124m 0.3-0.45 ms faster, `--version` 0.3 ms.
+//
+// Off by default since session 17: on the measured machine the call now
+// costs more than the faults it saves (it maps all ~1,300 pages, and exit
+// unmaps them, where a run faults in ~55 ranges): alternating runs with it
+// on and off (150-300 pairs each, medians) took 3.40 vs 2.85 ms for
+// `--version`, 4.81 vs 4.35 ms for linear_ce, 9.93 vs 9.51 ms for resnet18
+// and 13.74 vs 13.19 ms for gpt2_124m. Where faults are dear, turn it on.
 //
 // Nothing is read from disk that the run would not map anyway unless the
 // file has left the page cache; nothing is written. Linux 5.14 or later;
 // older kernels refuse the advice and nothing changes.
 //
-// Turned off by: PT_PREFAULT_TEXT=0 in the environment (or builds without
-// PT_HEAP_TUNING, like the sanitizer builds).
+// Turned on by: PT_PREFAULT_TEXT=1 in the environment (builds without
+// PT_HEAP_TUNING, like the sanitizer builds, never do it).
 #include "prefault_text.h"
 
 #include <cstdlib>
@@ -51,8 +57,8 @@ int populate_program(struct dl_phdr_info* info, size_t, void* data) {
 // After tune_heap (101), which may execute the tool again before this runs.
 __attribute__((constructor(102))) void prefault_text() {
   const char* setting = std::getenv("PT_PREFAULT_TEXT");
-  if (setting && std::strcmp(setting, "0") == 0) {
-    g_state = "off (PT_PREFAULT_TEXT=0)";
+  if (!setting || std::strcmp(setting, "1") != 0) {
+    g_state = "off (the default; PT_PREFAULT_TEXT=1 turns it on)";
     return;
   }
   int result = 0;
