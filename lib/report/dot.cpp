@@ -133,7 +133,7 @@ void write_dot(std::ostream& out, const Graph& g, const PartitionResult& r, cons
     const Style s = style_of(k);
     std::string label = std::string(n.name) + "\n" + (n.op == OpKind::CallFunction ? std::string(n.packet) + "\n" : "") + value_text(g, id);
     const BanReason why = r.solution.network.banned.empty() ? BanReason::None : r.solution.network.banned[id];
-    if (why != BanReason::None) label += "\n" + ban_label(why);
+    if (why != BanReason::None) (label += "\n") += ban_label(why);
     size_t hidden = 0;
     for (NodeId y : n.inputs) hidden += !shown[y];
     for (NodeId y : g.users[id]) hidden += !shown[y] && g[y].op != OpKind::Output;

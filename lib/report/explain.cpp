@@ -165,7 +165,7 @@ Explanation explain_node(const Graph& joint, const Partitioned& p, const Setting
   if (saved) {
     x.status = "saved";
     x.summary = "saved by the forward for the backward (" + human_bytes(g[id].size_bytes) + "): " +
-                save_reason(g, r, id).text;
+                std::string(save_reason(g, r, id).text);
   } else if (in_fw && in_bw && g[id].op == OpKind::CallFunction) {
     x.status = "recomputed";
     x.summary = "recomputed in the backward from " + quoted_list(g, recomputed_from(g, e, id));

@@ -4,7 +4,7 @@
 
 namespace pt {
 
-std::string ban_label(BanReason why) {
+std::string_view ban_label(BanReason why) {
   switch (why) {
     case BanReason::None: return "";
     case BanReason::PrimalInput: return "ban: primal input";
@@ -42,7 +42,7 @@ SaveReason save_reason(const Graph& g, const PartitionResult& r, NodeId id) {
     return {"must_save", "MUST_SAVE tag", "the activation-checkpointing policy marks it MUST_SAVE", ""};
   }
   if (why != BanReason::None) {
-    return {"banned", ban_label(why), std::string(ban_reason_detail(why)), std::string(ban_reason_setting(why))};
+    return {"banned", ban_label(why), ban_reason_detail(why), ban_reason_setting(why)};
   }
   return {"min_cut", "min cut: cheaper",
           "the minimum cut: saving it costs less than recomputing it (or what recomputing it would need)",
