@@ -1,6 +1,7 @@
 // Why a node may not be recomputed (a source -> X_in edge in the network).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
 
@@ -20,6 +21,7 @@ enum class BanReason : uint8_t {
   UsedFarApart,            // ban_recompute_used_far_apart (chain heuristic)
   LongFusibleChain,        // ban_recompute_long_fusible_chains (chain heuristic)
 };
+inline constexpr size_t kBanReasonCount = static_cast<size_t>(BanReason::LongFusibleChain) + 1;
 
 // PyTorch's text for the reason, as recorded in its flow network
 // ("cannot recompute: primal input"; both chain heuristics say "cannot recompute").

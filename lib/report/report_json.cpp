@@ -24,7 +24,8 @@ void string_list(JsonWriter& w, std::string_view key, const std::vector<std::str
   w.end_array();
 }
 
-void pairs_object(JsonWriter& w, std::string_view key, const std::vector<std::pair<std::string, std::string>>& items) {
+template <typename Text>
+void pairs_object(JsonWriter& w, std::string_view key, const std::vector<std::pair<std::string, Text>>& items) {
   w.key(key);
   w.begin_object();
   for (const auto& [k, v] : items) w.field(k, v);

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "budget/peak_memory.h"
@@ -70,7 +71,7 @@ struct ReportModel {
   ValueSet inputs_only;    // saving only the inputs (primals and forward seeds)
 
   std::vector<CountRow> recomputed_by_op;  // most first, then by name
-  std::vector<std::pair<std::string, std::string>> banned;  // (node, reason text), graph order
+  std::vector<std::pair<std::string, std::string_view>> banned;  // (node, reason text: static), graph order
   std::vector<CountRow> bans_by_reason;    // most first
   std::vector<std::pair<std::string, std::string>> must_save_tags;
 
