@@ -75,7 +75,7 @@ CutSummary summarize_cut(const ReportModel& m, std::string label) {
     if (s.changed) c.settings.push_back(s.key + "=" + s.text);
   }
   for (const auto& row : m.saved) c.saved.emplace_back(row.name, row.bytes);
-  c.recomputed = m.recomputed;
+  c.recomputed.assign(m.recomputed.begin(), m.recomputed.end());
   c.saved_bytes = m.saved_bytes;
   c.device = m.bandwidth.device.name;
   const auto totals = [](const PassEstimate& p) { return PassTotals{p.bytes_loaded, p.bytes_stored, p.flops, p.seconds}; };

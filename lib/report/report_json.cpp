@@ -17,15 +17,16 @@ void integral(JsonWriter& w, double v) {
   }
 }
 
-void string_list(JsonWriter& w, std::string_view key, const std::vector<std::string>& items) {
+template <typename Text>
+void string_list(JsonWriter& w, std::string_view key, const std::vector<Text>& items) {
   w.key(key);
   w.begin_array();
   for (const auto& s : items) w.value(s);
   w.end_array();
 }
 
-template <typename Text>
-void pairs_object(JsonWriter& w, std::string_view key, const std::vector<std::pair<std::string, Text>>& items) {
+template <typename Name, typename Text>
+void pairs_object(JsonWriter& w, std::string_view key, const std::vector<std::pair<Name, Text>>& items) {
   w.key(key);
   w.begin_object();
   for (const auto& [k, v] : items) w.field(k, v);

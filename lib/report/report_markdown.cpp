@@ -58,7 +58,7 @@ void write_report_markdown(std::ostream& out, const ReportModel& m, const TextRe
          "| --- | ---: | --- | --- | --- | --- |\n";
   for (size_t i = 0; i < shown; ++i) {
     const SavedRow& r = *rows[i];
-    out << "| " << code(r.name) << " | " << human_bytes(r.bytes) << " | " << cell(r.dtype) << " | "
+    out << "| " << code(std::string(r.name)) << " | " << human_bytes(r.bytes) << " | " << cell(r.dtype) << " | "
         << shape_text(r.shape) << " | " << code(r.module_path) << " | " << cell(std::string(r.reason.label)) << " |\n";
   }
   hidden(out, shown, rows.size());

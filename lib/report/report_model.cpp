@@ -13,10 +13,10 @@ namespace pt {
 
 namespace {
 
-std::vector<std::string> names(const Graph& g, const std::vector<NodeId>& ids) {
-  std::vector<std::string> out;
+std::vector<std::string_view> names(const Graph& g, const std::vector<NodeId>& ids) {
+  std::vector<std::string_view> out;
   out.reserve(ids.size());
-  for (NodeId id : ids) out.push_back(std::string(g[id].name));
+  for (NodeId id : ids) out.push_back(g[id].name);
   return out;
 }
 
