@@ -21,6 +21,7 @@ enum class BanReason : uint8_t {
   UsedFarApart,            // ban_recompute_used_far_apart (chain heuristic)
   LongFusibleChain,        // ban_recompute_long_fusible_chains (chain heuristic)
 };
+// How many values BanReason has (LongFusibleChain is the last): per-reason tables.
 inline constexpr size_t kBanReasonCount = static_cast<size_t>(BanReason::LongFusibleChain) + 1;
 
 // PyTorch's text for the reason, as recorded in its flow network

@@ -21,8 +21,8 @@
 namespace pt {
 
 // Node names view the prepared graph's (Partitioned::prepared): a model
-// lives no longer than the partition it was built from. At 10^6 nodes the
-// report's peak held ~400,000 copies of names (saved, recomputed, banned).
+// lives no longer than the partition it was built from. A 10^6-node report
+// held ~400,000 copies of names (saved, recomputed, banned) before.
 struct SavedRow {
   std::string_view name;
   uint64_t bytes = 0;
