@@ -2,11 +2,17 @@
 // escapes, numbers), and a document larger than its buffer written whole.
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <limits>
+#include <random>
 #include <sstream>
 #include <string>
 
+#include "report/human_units.h"
 #include "report/json_writer.h"
 
 TEST_CASE("JsonWriter: nesting, empty containers, escapes and numbers, byte for byte") {
@@ -79,4 +85,54 @@ TEST_CASE("JsonWriter: a document many times its buffer arrives whole and in ord
   expected += "\n]\n";
   CHECK(out.str().size() == expected.size());
   CHECK(out.str() == expected);
+}
+
+namespace {
+
+// The definition shortest_number meets: printf's %g with the fewest
+// significant digits (searched from one) that read back as the same double.
+std::string fewest_digits_from_one(double v) {
+  char buf[32];
+  for (int precision = 1; precision <= 17; ++precision) {
+    std::snprintf(buf, sizeof buf, "%.*g", precision, v);
+    if (std::strtod(buf, nullptr) == v) break;
+  }
+  return buf;
+}
+
+}  // namespace
+
+TEST_CASE("shortest_number: the fewest %g digits that read back, on edge values and 100,000 random doubles") {
+  CHECK(pt::shortest_number(1.2) == "1.2");
+  CHECK(pt::shortest_number(0.1 + 0.2) == "0.30000000000000004");
+  CHECK(pt::shortest_number(1e21) == "1e+21");
+  CHECK(pt::shortest_number(123456.0) == "123456");
+  CHECK(pt::shortest_number(1234567.0) == "1234567");
+  CHECK(pt::shortest_number(-0.0) == "-0");
+  CHECK(pt::shortest_number(std::numeric_limits<double>::infinity()) == "inf");
+  std::vector<double> values = {0.0, -0.0, 1.0, 0.5, 1.1, 2.0 / 3.0, 1e-300, 5e-324, 2.2250738585072014e-308,
+                                std::numeric_limits<double>::max(), std::numeric_limits<double>::denorm_min(),
+                                9007199254740993.0, 1.7976931348623157e308, 100.0, 1e15, 1e16, 1e17};
+  // Powers of two and their neighbours: where a double's rounding interval
+  // is lopsided (half as wide below), the one place the closest decimal of
+  // some length can fail to read back while another of that length does.
+  for (int e = -1074; e <= 1023; ++e) {
+    const double p = std::ldexp(1.0, e);
+    values.push_back(p);
+    values.push_back(std::nextafter(p, 0.0));
+    values.push_back(std::nextafter(p, 2 * p));
+  }
+  std::mt19937_64 rng(7);
+  for (int i = 0; i < 50000; ++i) {
+    uint64_t bits = rng();
+    double v = 0;
+    std::memcpy(&v, &bits, sizeof v);
+    if (!std::isfinite(v)) continue;
+    values.push_back(v);
+    // Short decimals too (the report's ratios and seconds): 3.25, 0.0117.
+    values.push_back(static_cast<double>(rng() % 100000) / std::pow(10.0, static_cast<double>(rng() % 12)));
+  }
+  size_t differ = 0;
+  for (double v : values) differ += pt::shortest_number(v) != fewest_digits_from_one(v);
+  CHECK(differ == 0);
 }
