@@ -46,13 +46,17 @@ void FlowNetwork::release_arcs() {
 }
 
 FlowNetwork build_flow_network(const Graph& g, const Classification& c, const Settings& s, const BanOptions& o) {
+  return build_flow_network(g, c, s, o, NodeOpClasses(g, s.op_classes));
+}
+
+FlowNetwork build_flow_network(const Graph& g, const Classification& c, const Settings& s, const BanOptions& o,
+                               const NodeOpClasses& ops) {
   const NodeId count = g.size();
   FlowNetwork net;
   net.vertex_count = 2 + 2 * count;
   net.weight.assign(count, std::nullopt);
   net.sink.assign(count, SinkTie::None);
   BanSet bans(g, s, o);
-  const NodeOpClasses ops(g, s.op_classes);  // the classes each node's weight and bans ask, looked up once
   // Room for every arc at once: per node at most two sink ties, its weight
   // edge, one edge per user and one ban. Grown by doubling, the arcs (32
   // bytes each) were copied through blocks of 2, 4, ... 2^22 of them: at

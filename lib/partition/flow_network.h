@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "analysis/classify.h"
+#include "analysis/node_op_classes.h"
 #include "graph/graph.h"
 #include "partition/ban_options.h"
 #include "partition/ban_reason.h"
@@ -61,5 +62,9 @@ struct FlowNetwork {
 };
 
 FlowNetwork build_flow_network(const Graph& g, const Classification& c, const Settings& s, const BanOptions& o);
+// The same, with g's op classes under s.op_classes already looked up (the
+// partitioner's, which the report reuses).
+FlowNetwork build_flow_network(const Graph& g, const Classification& c, const Settings& s, const BanOptions& o,
+                               const NodeOpClasses& ops);
 
 }  // namespace pt

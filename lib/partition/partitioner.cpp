@@ -20,11 +20,13 @@ PartitionResult partition_graph(const Graph& prepared, const Settings& s, unsign
   StageTimer timer;
   r.classification = classify(prepared);
   timer.mark("classify", r.timings);
+  // Timed with the flow network, which built them before the report shared them.
+  r.node_ops = std::make_shared<const NodeOpClasses>(prepared, s.op_classes);
   if (!r.classification.any_required_bw()) {
     // Nothing reads a tangent: PyTorch falls back to its default partition.
     r.default_partition = true;
     const DefaultPartition d = default_partition(prepared);
-    r.solution.network = build_flow_network(prepared, r.classification, s, BanOptions::from_settings(s));
+    r.solution.network = build_flow_network(prepared, r.classification, s, BanOptions::from_settings(s), *r.node_ops);
     r.chosen = d.saved_values;
     r.chosen.insert(r.chosen.end(), d.saved_sym_nodes.begin(), d.saved_sym_nodes.end());
     r.extraction = extract_partition(prepared, r.classification, d.saved_values, d.saved_sym_nodes, threads);
@@ -39,12 +41,12 @@ PartitionResult partition_graph(const Graph& prepared, const Settings& s, unsign
     if (!r.budget->solves.empty()) {
       r.solution = r.budget->solves.back();
     } else {
-      r.solution.network = build_flow_network(prepared, r.classification, s, BanOptions::from_settings(s));
+      r.solution.network = build_flow_network(prepared, r.classification, s, BanOptions::from_settings(s), *r.node_ops);
     }
     chosen = r.budget->chosen;
     timer.mark("solve", r.timings);
   } else {
-    r.solution.network = build_flow_network(prepared, r.classification, s, BanOptions::from_settings(s));
+    r.solution.network = build_flow_network(prepared, r.classification, s, BanOptions::from_settings(s), *r.node_ops);
     timer.mark("build_network", r.timings);
     r.solution.cut = solve_min_cut(r.solution.network);
     if (!r.solution.cut.feasible) {

@@ -331,6 +331,14 @@ PassEstimate estimate_pass(const Graph& g, const Subgraph& pass, const std::vect
 
 namespace {
 
+// The op classes partition_graph looked up for r (under the settings
+// whose op_classes `ops` are), or, for a result made without them, looked
+// up here.
+std::shared_ptr<const NodeOpClasses> node_ops_of(const Graph& prepared, const PartitionResult& r,
+                                                 const OpClasses& ops) {
+  return r.node_ops ? r.node_ops : std::make_shared<const NodeOpClasses>(prepared, ops);
+}
+
 Materialized forward_materialized(const PassEstimate& forward, const BandwidthOptions& o) {
   Materialized m;
   m.forward = forward.stored;
@@ -420,18 +428,22 @@ BandwidthEstimate estimate_passes(const Graph& prepared, const PartitionResult& 
 
 BandwidthEstimate estimate_bandwidth(const Graph& prepared, const PartitionResult& r, const OpClasses& ops,
                                      const Device& device, const BandwidthOptions& o, unsigned threads) {
-  return estimate_passes(prepared, r, NodeOpClasses(prepared, ops), device, o, threads, {});
+  return estimate_passes(prepared, r, *node_ops_of(prepared, r, ops), device, o, threads, {});
 }
 
 PeakMemory fused_peak_memory(const Graph& prepared, const PartitionResult& r, const OpClasses& ops,
                              const BandwidthEstimate& bw, const BandwidthOptions& o) {
-  return simulate_peak_memory(prepared, r.classification, r.extraction, ops, both_materialized(bw, o));
+  const auto node_ops = node_ops_of(prepared, r, ops);
+  const Materialized m = both_materialized(bw, o);
+  return simulate_backward_peak(prepared, r.classification, r.extraction, *node_ops, m,
+                                simulate_forward_peak(prepared, r.classification, r.extraction, *node_ops, m));
 }
 
 BandwidthAndPeak estimate_bandwidth_and_peak(const Graph& prepared, const PartitionResult& r, const OpClasses& ops,
                                              const Device& device, const BandwidthOptions& o, unsigned threads,
                                              const std::function<void()>& beside) {
-  const NodeOpClasses node_ops(prepared, ops);
+  const auto shared_ops = node_ops_of(prepared, r, ops);
+  const NodeOpClasses& node_ops = *shared_ops;
   ForwardPeak forward;
   BandwidthAndPeak out;
   AroundPasses around;

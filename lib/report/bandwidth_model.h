@@ -92,7 +92,9 @@ PassEstimate estimate_pass(const Graph& g, const Subgraph& pass, const std::vect
                            const std::vector<NodeId>& recomputed = {});
 
 // Both passes of a partition: the forward returns its outputs and the saved
-// values and symbols, the backward its gradients. `threads` (split_in_two,
+// values and symbols, the backward its gradients. `ops` are the op classes
+// of the settings r was partitioned with; r.node_ops, the per-node lookup
+// partition_graph made of them, is used when r carries it. `threads` (split_in_two,
 // graph/side_by_side.h) says whether the forward is costed on a second
 // thread; the estimate does not depend on it.
 BandwidthEstimate estimate_bandwidth(const Graph& prepared, const PartitionResult& r, const OpClasses& ops,
