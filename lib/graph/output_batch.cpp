@@ -11,6 +11,7 @@
 #include <vector>
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <sys/random.h>
 #include <unistd.h>
 
@@ -154,9 +155,36 @@ void OutputBatch::add(const std::string& path, const std::function<void(std::ost
   }
 }
 
+namespace {
+
+// Moves `temporary` to `target` as rename does, atomically: `target` names
+// the whole old file or the whole new one at every moment. Over an existing
+// regular file it exchanges the two names (renameat2 RENAME_EXCHANGE) and
+// unlinks the old file under its new name: a rename that replaces a file
+// makes ext4 (auto_da_alloc) write the new file's data out before it
+// returns, 0.9 ms for gpt2_124m's 137 KB report on this project's machine
+// against 0.1 ms for the exchange, on every run that rewrites its report
+// (CI scripts, sweeps by hand). What that flush bought is durability across
+// a power loss, which nothing here promises (no output is fsynced). A plain
+// rename anywhere else: a new name, a symbolic link or a directory there
+// (rename's own answer), a filesystem without the exchange.
+int replace_file(const char* temporary, const char* target) {
+  struct stat st {};
+  if (::lstat(target, &st) == 0 && S_ISREG(st.st_mode) &&
+      ::renameat2(AT_FDCWD, temporary, AT_FDCWD, target, RENAME_EXCHANGE) == 0) {
+    if (::unlink(temporary) == 0) return 0;
+    // Not a file any more (replaced between the two calls): put both back
+    // and let rename answer.
+    if (::renameat2(AT_FDCWD, temporary, AT_FDCWD, target, RENAME_EXCHANGE) != 0) return -1;
+  }
+  return std::rename(temporary, target);
+}
+
+}  // namespace
+
 void OutputBatch::commit() {
   for (size_t i = 0; i < pending_.size(); ++i) {
-    if (std::rename(pending_[i].temporary.c_str(), pending_[i].target.c_str()) != 0) {
+    if (replace_file(pending_[i].temporary.c_str(), pending_[i].target.c_str()) != 0) {
       const std::string why = std::strerror(errno);
       const std::string target = pending_[i].target;
       pending_.erase(pending_.begin(), pending_.begin() + static_cast<std::ptrdiff_t>(i));  // those are in place
