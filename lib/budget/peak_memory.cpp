@@ -385,7 +385,11 @@ PeakMemory simulate_backward_peak(const Graph& g, const Classification& c, const
 
 PeakMemory simulate_peak_memory(const Graph& g, const Classification& c, const Extraction& e, const OpClasses& ops,
                                 const Materialized& materialized) {
-  const NodeOpClasses node_ops(g, ops);
+  return simulate_peak_memory(g, c, e, NodeOpClasses(g, ops), materialized);
+}
+
+PeakMemory simulate_peak_memory(const Graph& g, const Classification& c, const Extraction& e,
+                                const NodeOpClasses& node_ops, const Materialized& materialized) {
   return simulate_backward_peak(g, c, e, node_ops, materialized,
                                 simulate_forward_peak(g, c, e, node_ops, materialized));
 }

@@ -63,6 +63,9 @@ struct Materialized {
 
 PeakMemory simulate_peak_memory(const Graph& g, const Classification& c, const Extraction& e, const OpClasses& ops,
                                 const Materialized& materialized = {});
+// The same with g's op classes already looked up (analysis/node_op_classes.h).
+PeakMemory simulate_peak_memory(const Graph& g, const Classification& c, const Extraction& e,
+                                const NodeOpClasses& node_ops, const Materialized& materialized);
 
 // The same simulation in its two halves, for a caller that has the
 // forward's masks before the backward's (the report costs the two passes on

@@ -433,10 +433,8 @@ BandwidthEstimate estimate_bandwidth(const Graph& prepared, const PartitionResul
 
 PeakMemory fused_peak_memory(const Graph& prepared, const PartitionResult& r, const OpClasses& ops,
                              const BandwidthEstimate& bw, const BandwidthOptions& o) {
-  const auto node_ops = node_ops_of(prepared, r, ops);
-  const Materialized m = both_materialized(bw, o);
-  return simulate_backward_peak(prepared, r.classification, r.extraction, *node_ops, m,
-                                simulate_forward_peak(prepared, r.classification, r.extraction, *node_ops, m));
+  return simulate_peak_memory(prepared, r.classification, r.extraction, *node_ops_of(prepared, r, ops),
+                              both_materialized(bw, o));
 }
 
 BandwidthAndPeak estimate_bandwidth_and_peak(const Graph& prepared, const PartitionResult& r, const OpClasses& ops,
