@@ -70,8 +70,11 @@ ContractedNetwork contract_network(int32_t vertex_count, const std::vector<FlowA
                                    int32_t sink) {
   ContractedNetwork out;
   out.side.assign(static_cast<size_t>(vertex_count), ForcedSide::Free);
-  out.feasible = flood(infinite_arcs(vertex_count, arcs, false), sink, ForcedSide::Sink, out.side) &&
-                 flood(infinite_arcs(vertex_count, arcs, true), source, ForcedSide::Source, out.side);
+  // One adjacency at a time: each is 4 bytes a vertex and an infinite arc
+  // (15 MB at 10^6 nodes), and the solve's stage sets half of the run's
+  // peak memory (docs/performance.md, "Session 19").
+  out.feasible = flood(infinite_arcs(vertex_count, arcs, false), sink, ForcedSide::Sink, out.side);
+  if (out.feasible) out.feasible = flood(infinite_arcs(vertex_count, arcs, true), source, ForcedSide::Source, out.side);
   if (!out.feasible) {
     out.vertex_start = out.arc_start = {0};
     return out;
@@ -110,12 +113,14 @@ ContractedNetwork contract_network(int32_t vertex_count, const std::vector<FlowA
     component[v] = component[root];
     local[v] = sizes[static_cast<size_t>(component[v])]++;
   }
+  std::vector<int32_t>().swap(parent);  // done with: the arcs below take its memory
   out.vertex_start.assign(sizes.size() + 1, 0);
   for (size_t c = 0; c < sizes.size(); ++c) out.vertex_start[c + 1] = out.vertex_start[c] + sizes[c];
   out.vertices.resize(static_cast<size_t>(out.vertex_start.back()));
   for (int32_t v = 0; v < vertex_count; ++v) {
     if (touched[v]) out.vertices[static_cast<size_t>(out.vertex_start[component[v]] + local[v])] = v;
   }
+  Flags().swap(touched);
 
   // The kept arcs, grouped by component, with local endpoints.
   auto component_of = [&](const FlowArc& a) {

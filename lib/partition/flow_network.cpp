@@ -42,7 +42,7 @@ void FlowNetwork::release_arcs() {
   if (released_counts_) return;
   released_counts_ = Counts{used_vertex_count(), distinct_arc_count()};
   std::vector<FlowArc>().swap(arcs);
-  std::vector<std::optional<Capacity>>().swap(weight);
+  std::vector<int32_t>().swap(weight_arc);
 }
 
 FlowNetwork build_flow_network(const Graph& g, const Classification& c, const Settings& s, const BanOptions& o) {
@@ -54,7 +54,7 @@ FlowNetwork build_flow_network(const Graph& g, const Classification& c, const Se
   const NodeId count = g.size();
   FlowNetwork net;
   net.vertex_count = 2 + 2 * count;
-  net.weight.assign(count, std::nullopt);
+  net.weight_arc.assign(count, -1);
   net.sink.assign(count, SinkTie::None);
   BanSet bans(g, s, o);
   // Room for every arc at once: per node at most two sink ties, its weight
@@ -96,8 +96,8 @@ FlowNetwork build_flow_network(const Graph& g, const Classification& c, const Se
       if (why != BanReason::None) bans.try_ban(id, why);
     }
     const auto w = node_weight(g, c, id, s, ops);
-    net.weight[id] = w ? *w : kInfinite;
-    net.arcs.push_back({FlowNetwork::in(id), FlowNetwork::out(id), net.weight[id].value()});
+    net.weight_arc[id] = static_cast<int32_t>(net.arcs.size());
+    net.arcs.push_back({FlowNetwork::in(id), FlowNetwork::out(id), w ? *w : kInfinite});
     for (NodeId u : g.users[id]) net.arcs.push_back({FlowNetwork::out(id), FlowNetwork::in(u), kInfinite});
   }
 

@@ -34,11 +34,22 @@ struct FlowNetwork {
 
   int32_t vertex_count = 2;
   std::vector<FlowArc> arcs;
-  // Per node: the X_in -> X_out capacity (nullopt: no such edge; kInfinite: infinite).
-  std::vector<std::optional<Capacity>> weight;
+  // Per node: where in `arcs` its X_in -> X_out edge is, -1 when it has
+  // none; weight() reads that edge's capacity. An index instead of the
+  // capacity itself (an optional 128-bit integer): 4 bytes a node, not 32,
+  // 26 MB less at 10^6 nodes while the network and its solve are alive.
+  std::vector<int32_t> weight_arc;
   std::vector<BanReason> banned;  // per node; None when recomputable
   std::vector<NodeId> ban_order;  // bans in the order they were made
   std::vector<SinkTie> sink;      // per node: which half is tied to the sink
+
+  // The X_in -> X_out capacity of node x (nullopt: no such edge; kInfinite:
+  // infinite). Not after release_arcs().
+  std::optional<Capacity> weight(NodeId x) const {
+    const int32_t a = weight_arc[static_cast<size_t>(x)];
+    if (a < 0) return std::nullopt;
+    return arcs[static_cast<size_t>(a)].capacity;
+  }
 
   // Vertices that carry at least one arc (what networkx would count), and
   // distinct arcs. After release_arcs(), the counts taken then.
@@ -46,8 +57,8 @@ struct FlowNetwork {
   int64_t distinct_arc_count() const;
 
   // For a caller done with the solve (the partition command): counts the
-  // vertices and arcs, then frees the arcs and the node weights (32 bytes
-  // each: at 10^6 nodes ~0.1 GB that the report stage would otherwise hold
+  // vertices and arcs, then frees the arcs and the node weights (at 10^6
+  // nodes ~0.1 GB that the report stage would otherwise hold
   // beside its own allocations; issue 7's 2 GB peak). Bans and sink ties
   // stay. explain reads the weights, so it keeps the whole network.
   void release_arcs();

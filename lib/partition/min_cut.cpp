@@ -64,7 +64,7 @@ MinCut solve_min_cut(const FlowNetwork& net) {
   if (!cut.feasible) return cut;
   const NodeId nodes = (net.vertex_count - 2) / 2;
   for (NodeId x = 0; x < nodes; ++x) {
-    if (net.weight[x] && !cut.sink_side[FlowNetwork::in(x)] && cut.sink_side[FlowNetwork::out(x)]) {
+    if (net.weight_arc[x] >= 0 && !cut.sink_side[FlowNetwork::in(x)] && cut.sink_side[FlowNetwork::out(x)]) {
       cut.saved.push_back(x);
     }
   }

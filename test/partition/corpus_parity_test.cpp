@@ -57,7 +57,7 @@ void check_network(const Graph& g, const Classification& c, const FlowNetwork& n
     const auto it = run.flow_network().find(g[id].name);
     REQUIRE_MESSAGE(it != run.flow_network().end(), "node " << g[id].name << " missing from the reference");
     INFO("node " << g[id].name);
-    CHECK(capacity_text(net.weight[id]) == capacity_text(it->second));
+    CHECK(capacity_text(net.weight(id)) == capacity_text(it->second));
     CHECK(std::string(ban_reason_text(net.banned[id])) == it->second.banned());
     CHECK(sink_text(net.sink[id]) == it->second.sink());
   }

@@ -33,7 +33,7 @@ TEST_CASE("release_arcs frees the arcs and weights and keeps the counts and bans
   // Vertex 5 carries no arc; (2, 3) is repeated.
   net.arcs = {{0, 2, pt::Capacity{1}}, {2, 3, pt::Capacity{4}}, {2, 3, pt::Capacity{2}}, {3, 1, pt::Capacity{1}},
               {4, 1, pt::Capacity{1}}};
-  net.weight = {pt::Capacity{4}, std::nullopt};
+  net.weight_arc = {1, -1};
   net.banned = {pt::BanReason::None, pt::BanReason::None};
   const int64_t used = net.used_vertex_count(), distinct = net.distinct_arc_count();
   REQUIRE(used == 5);
@@ -42,7 +42,7 @@ TEST_CASE("release_arcs frees the arcs and weights and keeps the counts and bans
   net.release_arcs();
   CHECK(net.arcs_released());
   CHECK(net.arcs.empty());
-  CHECK(net.weight.empty());
+  CHECK(net.weight_arc.empty());
   CHECK(net.banned.size() == 2);
   CHECK(net.used_vertex_count() == used);
   CHECK(net.distinct_arc_count() == distinct);

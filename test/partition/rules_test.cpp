@@ -107,7 +107,7 @@ TEST_CASE("a gradient output computed from forward values is tied to the sink at
   CHECK(run.r.classification.required_bw[grad_w]);
   CHECK_FALSE(run.r.classification.tangent_closure[grad_w]);
   CHECK(run.r.solution.network.sink[grad_w] == SinkTie::Out);
-  CHECK(run.r.solution.network.weight[grad_w].has_value());  // it keeps its weight edge
+  CHECK(run.r.solution.network.weight(grad_w).has_value());  // it keeps its weight edge
   CHECK(run.saved() == std::vector<std::string>{"w"});
   CHECK(run.r.extraction.backward.keep[grad_w]);
 }
