@@ -118,7 +118,8 @@ struct PassSimulation {
     auto allocates = [&](NodeId id) { return stored.empty() || stored[id]; };
     const NodeId count = g.size();
     std::vector<NodeId> root(count, kNoNode);
-    std::vector<int64_t> last_use(count, -1);
+    // Positions in `order`, which holds each node once: below 2^31.
+    std::vector<int32_t> last_use(count, -1);
     Flags in_pass(count, false);
     for (NodeId id : order) in_pass[id] = true;
     // A value kept in registers (allocates nothing) is computed again by each
@@ -153,7 +154,7 @@ struct PassSimulation {
       root[id] = is_alias(id, is_input) ? root[g[id].positional_inputs[0]] : id;
       if (is_input[id]) continue;
       collect_reads(id);
-      for (NodeId r : reads) last_use[r] = static_cast<int64_t>(pos);
+      for (NodeId r : reads) last_use[r] = static_cast<int32_t>(pos);
       if (root[id] == id && !allocates(id)) {
         source_at[id] = pool.size();
         pool.insert(pool.end(), reads.begin(), reads.end());
@@ -186,7 +187,7 @@ struct PassSimulation {
         if (is_input[id] || root[id] != id || !allocates(id) || !ops.is_fusible_op(id)) continue;
         collect_reads(id);
         for (NodeId r : reads) {
-          if (last_use[r] == static_cast<int64_t>(pos) && !keep[r] && !taken[r] && same_buffer(r, id) &&
+          if (last_use[r] == static_cast<int32_t>(pos) && !keep[r] && !taken[r] && same_buffer(r, id) &&
               reads_directly(id, r, root, in_pass, is_input, stored, realized)) {
             taken[r] = takes_over[id] = true;
             break;
@@ -194,6 +195,14 @@ struct PassSimulation {
         }
       }
     }
+    // The sources are read no more: their 17 bytes a node (15 MB at 10^6
+    // nodes) go back before the two arrays below take 16 bytes a position,
+    // at the moment that sets the report's peak memory (docs/performance.md,
+    // "Session 19").
+    std::vector<NodeId>().swap(pool);
+    std::vector<size_t>().swap(source_at);
+    std::vector<size_t>().swap(source_end);
+    Flags().swap(in_pass);
     // Bytes freed after each position (only their sum per position matters:
     // a vector of freed ids per position cost 10^6 small vectors, ~40 MB at
     // the report's peak on 10^6 nodes).
@@ -201,7 +210,7 @@ struct PassSimulation {
     for (size_t produced = 0; produced < order.size(); ++produced) {
       const NodeId id = order[produced];
       if (root[id] != id || keep[id] || taken[id] || (!is_input[id] && !allocates(id))) continue;
-      const int64_t at = last_use[id];
+      const int32_t at = last_use[id];
       // A value nobody reads is freed right after it is produced (found by
       // its position, not by a search of the order: quadratic in unread values).
       freed[at >= 0 ? static_cast<size_t>(at) : produced] += g[id].size_bytes;
