@@ -3,7 +3,7 @@
 
     python3 bench/run_benchmarks.py [--tool build/app/partition_tool]
         [--bench build/bench/pt_bench] [--repeat 7] [--only corpus,stages,flow,scaling,sweep]
-        [--scaling-max 1000000] [--work /tmp/pt_bench]
+        [--scaling-max 1000000] [--cold-wait 8] [--work /tmp/pt_bench]
 
 Tables:
   corpus   whole-process wall time, CPU time and peak RSS for every graph in
@@ -17,7 +17,8 @@ Tables:
            bare LEMON Preflow and partition_tool's solver (pt_bench), and the
            partition_tool solve stage;
   scaling  generated transformer graphs of about 10^4, 10^5 and 10^6 nodes:
-           whole-process time and peak RSS, and the fitted exponent;
+           whole-process time and peak RSS, and the fitted exponent; at 10^6
+           nodes also both processes on cold memory (--cold-wait);
   sweep    `partition_tool sweep` of 21 values on gpt2_124m, when the command exists.
 Timings are medians; the machine's load average is printed with each table.
 """
@@ -74,6 +75,30 @@ def measured(make_cmd, repeat, between=None):
         rss.append(usage.ru_maxrss / 1024.0)
         syss.append(usage.ru_stime)
     return statistics.median(walls), statistics.median(cpus), statistics.median(rss), statistics.median(syss)
+
+
+def cold_pairs(commands, repeat, wait):
+    """Median wall and system seconds of each command in `commands`, each
+    run `repeat` times after `wait` seconds of idling, alternating. On a VM
+    that hands freed memory back to its host (free page reporting, about 2 s
+    after a free on the measured one), a process started right after another
+    one runs on memory the host still backs, and one started later faults
+    every page in again. The interleaved medians of the tables let the
+    read-only process reuse what the partition run before it freed, and not
+    the other way round; here both start cold."""
+    walls = [[] for _ in commands]
+    syss = [[] for _ in commands]
+    for _ in range(repeat):
+        for i, cmd in enumerate(commands):
+            time.sleep(wait)
+            start = time.perf_counter()
+            proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            _, status, usage = os.wait4(proc.pid, 0)
+            walls[i].append(time.perf_counter() - start)
+            if os.waitstatus_to_exitcode(status) != 0:
+                sys.exit("failed: %s\n%s" % (" ".join(cmd), proc.stderr.read().decode()))
+            syss[i].append(usage.ru_stime)
+    return [(statistics.median(w), statistics.median(t)) for w, t in zip(walls, syss)]
 
 
 def ms(seconds):
@@ -238,7 +263,7 @@ def table_flow(args, results):
 def table_scaling(args):
     print("### Scaling over generated transformer graphs (`partition_tool generate`)\n")
     print("%s; median of %d runs (%d at 10^6 nodes and above).\n" % (load(), args.repeat, max(3, args.repeat // 2)))
-    rows = []
+    rows, cold = [], []
     per_layer, base = 236, 2 + 150  # nodes per layer and fixed part (default sizes), see lib/generate
     target = 10_000
     while target <= args.scaling_max:
@@ -251,6 +276,10 @@ def table_scaling(args):
             args.tool, path, args.repeat if target < 1_000_000 else max(3, args.repeat // 2), args.work)
         rows.append((report["nodes"]["input"], layers, wall, cpu, rss, stages, sys_s,
                      protobuf_parse_seconds(args.bench, [path]).get(path, float("nan")), read_only))
+        if target >= 1_000_000 and args.cold_wait > 0:
+            cold.append((report["nodes"]["input"], cold_pairs(
+                [[args.tool, "--input", path, "--report-json", os.path.join(args.work, "cold.json")],
+                 [args.tool, "inspect", path]], 3, args.cold_wait)))
         target *= 10
     # System time apart: on a VM it is mostly the kernel clearing fresh
     # memory, and it moves with the host more than with the tool.
@@ -266,6 +295,11 @@ def table_scaling(args):
         (n0, _, w0, c0, *_), (n1, _, w1, c1, *_) = rows[0], rows[-1]
         print("\nFitted exponent between %d and %d nodes: wall %.3f, CPU %.3f (time ~ n^k, k = log(t1/t0) / log(n1/n0))."
               % (n0, n1, math.log(w1 / w0) / math.log(n1 / n0), math.log(c1 / c0) / math.log(n1 / n0)))
+    for n, ((whole, whole_sys), (read_only, read_only_sys)) in cold:
+        print("\nBoth on cold memory at %d nodes (%.0f s idle before each run, so that the host has taken back what "
+              "the run before freed; median of 3 each, alternating): the whole job %.3f s (system %.3f s), the "
+              "read-only process %.3f s (system %.3f s): whole / read-only process %.1f." % (
+                  n, args.cold_wait, whole, whole_sys, read_only, read_only_sys, whole / read_only))
     print()
 
 
@@ -291,6 +325,8 @@ def main():
     p.add_argument("--repeat", type=int, default=7)
     p.add_argument("--only", default="corpus,stages,flow,scaling,sweep")
     p.add_argument("--scaling-max", type=int, default=1_000_000)
+    p.add_argument("--cold-wait", type=float, default=8.0,
+                   help="seconds idle before each cold run at 10^6 nodes and above (0: no cold runs)")
     p.add_argument("--work", default="/tmp/pt_bench")
     args = p.parse_args()
     os.makedirs(args.work, exist_ok=True)
