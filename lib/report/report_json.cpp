@@ -54,9 +54,9 @@ void saved_rows(JsonWriter& w, const std::vector<SavedRow>& rows) {
     for (int64_t d : r.shape) w.value(d);
     w.end_array();
     w.field("module_path", r.module_path);
-    w.field("reason", r.reason.text);
-    w.field("reason_code", r.reason.code);
-    w.field("setting", r.reason.setting);
+    w.field("reason", r.reason->text);
+    w.field("reason_code", r.reason->code);
+    w.field("setting", r.reason->setting);
     w.end_object();
   }
   w.end_array();

@@ -58,8 +58,8 @@ void write_report_markdown(std::ostream& out, const ReportModel& m, const TextRe
          "| --- | ---: | --- | --- | --- | --- |\n";
   for (size_t i = 0; i < shown; ++i) {
     const SavedRow& r = *rows[i];
-    out << "| " << code(std::string(r.name)) << " | " << human_bytes(r.bytes) << " | " << cell(r.dtype) << " | "
-        << shape_text(r.shape) << " | " << code(r.module_path) << " | " << cell(std::string(r.reason.label)) << " |\n";
+    out << "| " << code(std::string(r.name)) << " | " << human_bytes(r.bytes) << " | " << cell(std::string(r.dtype)) << " | "
+        << shape_text(r.shape) << " | " << code(std::string(r.module_path)) << " | " << cell(std::string(r.reason->label)) << " |\n";
   }
   hidden(out, shown, rows.size());
 

@@ -60,7 +60,7 @@ SavedRow saved_row(const Graph& g, const PartitionResult& r, NodeId id) {
     row.dtype = kind == SymKind::Float ? "sym float" : kind == SymKind::Bool ? "sym bool" : "sym int";
   }
   row.module_path = pn.module_path();
-  row.reason = save_reason(g, r, id);
+  row.reason = &save_reason(g, r, id);
   return row;
 }
 

@@ -98,8 +98,8 @@ void write_saved(std::ostream& out, const ReportModel& m, size_t top) {
   for (size_t i = 0; i < shown; ++i) {
     const SavedRow& r = *rows[i];
     out << format("  %-24s %8s %-8s %-14s %-16s %s\n", fit_right(std::string(r.name), 24).c_str(), human_bytes(r.bytes).c_str(),
-                  fit_right(r.dtype, 8).c_str(), fit_right(shape_text(r.shape), 14).c_str(),
-                  fit_left(short_module(r.module_path), 16).c_str(), fit_right(std::string(r.reason.label), 23).c_str());
+                  fit_right(std::string(r.dtype), 8).c_str(), fit_right(shape_text(r.shape), 14).c_str(),
+                  fit_left(short_module(std::string(r.module_path)), 16).c_str(), fit_right(std::string(r.reason->label), 23).c_str());
   }
   out << hidden_note(shown, rows.size());
 }

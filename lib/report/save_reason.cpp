@@ -1,5 +1,7 @@
 #include "report/save_reason.h"
 
+#include <array>
+
 #include "partition/ban_reason.h"
 
 namespace pt {
@@ -22,31 +24,39 @@ std::string_view ban_label(BanReason why) {
   return "";
 }
 
-SaveReason save_reason(const Graph& g, const PartitionResult& r, NodeId id) {
+const SaveReason& save_reason(const Graph& g, const PartitionResult& r, NodeId id) {
+  static const SaveReason kParameter{
+      "parameter", "parameter",
+      "a parameter or buffer: a graph input that lives for the whole step (free to save with "
+      "treat_parameters_as_free_to_save)",
+      ""};
+  static const SaveReason kInput{"input", "graph input",
+                                 "a graph input: nothing in the forward computes it, so it cannot be recomputed", ""};
+  static const SaveReason kSymbol{"symbol", "symbolic size",
+                                  "a symbolic size the backward's shapes need (saving costs one integer)", ""};
+  static const SaveReason kMustSave{"must_save", "MUST_SAVE tag", "the activation-checkpointing policy marks it MUST_SAVE",
+                                    ""};
+  static const SaveReason kMinCut{
+      "min_cut", "min cut: cheaper",
+      "the minimum cut: saving it costs less than recomputing it (or what recomputing it would need)",
+      "dist_from_bw_base"};
+  static const std::array<SaveReason, kBanReasonCount> kBanned = [] {
+    std::array<SaveReason, kBanReasonCount> out{};
+    for (size_t k = 0; k < kBanReasonCount; ++k) {
+      const auto why = static_cast<BanReason>(k);
+      out[k] = {"banned", ban_label(why), ban_reason_detail(why), ban_reason_setting(why)};
+    }
+    return out;
+  }();
   const Node& n = g[id];
   if (n.input_kind == InputKind::Primal || n.input_kind == InputKind::FwdSeed) {
-    if (g.static_lifetime[id]) {
-      return {"parameter", "parameter",
-              "a parameter or buffer: a graph input that lives for the whole step (free to save with "
-              "treat_parameters_as_free_to_save)",
-              ""};
-    }
-    return {"input", "graph input", "a graph input: nothing in the forward computes it, so it cannot be recomputed",
-            ""};
+    return g.static_lifetime[id] ? kParameter : kInput;
   }
-  if (n.value_kind == ValueKind::Sym) {
-    return {"symbol", "symbolic size", "a symbolic size the backward's shapes need (saving costs one integer)", ""};
-  }
+  if (n.value_kind == ValueKind::Sym) return kSymbol;
   const BanReason why = r.solution.network.banned.empty() ? BanReason::None : r.solution.network.banned[id];
-  if (why == BanReason::MarkedMustSave) {
-    return {"must_save", "MUST_SAVE tag", "the activation-checkpointing policy marks it MUST_SAVE", ""};
-  }
-  if (why != BanReason::None) {
-    return {"banned", ban_label(why), ban_reason_detail(why), ban_reason_setting(why)};
-  }
-  return {"min_cut", "min cut: cheaper",
-          "the minimum cut: saving it costs less than recomputing it (or what recomputing it would need)",
-          "dist_from_bw_base"};
+  if (why == BanReason::MarkedMustSave) return kMustSave;
+  if (why != BanReason::None) return kBanned[static_cast<size_t>(why)];
+  return kMinCut;
 }
 
 }  // namespace pt

@@ -21,7 +21,9 @@ struct SaveReason {
   std::string_view setting;  // the setting that changes it ("" when none does)
 };
 
-SaveReason save_reason(const Graph& g, const PartitionResult& r, NodeId id);
+// One of a fixed set of static entries: a report row keeps a pointer to it
+// (8 bytes, where a copy of the four views took 64: 6 MB at 10^6 nodes).
+const SaveReason& save_reason(const Graph& g, const PartitionResult& r, NodeId id);
 
 // A short table label for a ban ("ban: not in allowlist").
 std::string_view ban_label(BanReason why);
