@@ -91,13 +91,9 @@ def cold_pairs(commands, repeat, wait):
     for _ in range(repeat):
         for i, cmd in enumerate(commands):
             time.sleep(wait)
-            start = time.perf_counter()
-            proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-            _, status, usage = os.wait4(proc.pid, 0)
-            walls[i].append(time.perf_counter() - start)
-            if os.waitstatus_to_exitcode(status) != 0:
-                sys.exit("failed: %s\n%s" % (" ".join(cmd), proc.stderr.read().decode()))
-            syss[i].append(usage.ru_stime)
+            wall, _, _, sys_s = measured(cmd, 1)
+            walls[i].append(wall)
+            syss[i].append(sys_s)
     return [(statistics.median(w), statistics.median(t)) for w, t in zip(walls, syss)]
 
 

@@ -342,12 +342,19 @@ std::shared_ptr<const NodeOpClasses> node_ops_of(const Graph& prepared, const Pa
   return r.node_ops ? r.node_ops : std::make_shared<const NodeOpClasses>(prepared, ops);
 }
 
-Materialized forward_materialized(const PassEstimate& forward, const BandwidthOptions& o) {
+// The peak simulation's rules from the options, without any pass's masks.
+Materialized materialized_rules(const BandwidthOptions& o) {
   Materialized m;
-  m.forward = forward.stored;
-  m.forward_realized = forward.realized;
   m.sources_live_to_readers = o.sources_live_to_readers;
   m.write_in_place = o.write_in_place;
+  m.order_from_first_tangent_reader = o.backward_order_from_tangents;
+  return m;
+}
+
+Materialized forward_materialized(const PassEstimate& forward, const BandwidthOptions& o) {
+  Materialized m = materialized_rules(o);
+  m.forward = forward.stored;
+  m.forward_realized = forward.realized;
   return m;
 }
 
@@ -355,7 +362,6 @@ Materialized both_materialized(const BandwidthEstimate& bw, const BandwidthOptio
   Materialized m = forward_materialized(bw.forward, o);
   m.backward = bw.backward.stored;
   m.backward_realized = bw.backward.realized;
-  m.order_from_first_tangent_reader = o.backward_order_from_tangents;
   if (o.allocate_at_kernel_launch) m.backward_kernel = bw.backward.kernel;
   return m;
 }
@@ -447,14 +453,11 @@ PeakMemory fused_peak_memory(const Graph& prepared, const PartitionResult& r, co
 // that sets the report's peak memory (10^6 nodes: 7 MB).
 class BorrowedBackward {
  public:
-  BorrowedBackward(PassEstimate& backward, const BandwidthOptions& o) : backward_(backward) {
-    m_.sources_live_to_readers = o.sources_live_to_readers;
-    m_.write_in_place = o.write_in_place;
-    m_.order_from_first_tangent_reader = o.backward_order_from_tangents;
+  BorrowedBackward(PassEstimate& backward, const BandwidthOptions& o)
+      : backward_(backward), m_(materialized_rules(o)), kernel_borrowed_(o.allocate_at_kernel_launch) {
     m_.backward = std::move(backward.stored);
     m_.backward_realized = std::move(backward.realized);
-    if (o.allocate_at_kernel_launch) m_.backward_kernel = std::move(backward.kernel);
-    kernel_borrowed_ = o.allocate_at_kernel_launch;
+    if (kernel_borrowed_) m_.backward_kernel = std::move(backward.kernel);
   }
   ~BorrowedBackward() {
     backward_.stored = std::move(m_.backward);
@@ -468,7 +471,7 @@ class BorrowedBackward {
  private:
   PassEstimate& backward_;
   Materialized m_;
-  bool kernel_borrowed_ = false;
+  bool kernel_borrowed_;
 };
 
 BandwidthAndPeak estimate_bandwidth_and_peak(const Graph& prepared, const PartitionResult& r, const OpClasses& ops,

@@ -65,11 +65,12 @@ std::string ban_text(const Graph& g, const Classification& c, const Settings& s,
 
 std::string capacity_text(const Graph& g, const Classification& c, const Settings& s, const FlowNetwork& net,
                           NodeId id) {
-  if (net.weight_arc.empty() || !net.weight(id)) {
+  const std::optional<Capacity> weight = net.weight_arc.empty() ? std::nullopt : net.weight(id);
+  if (!weight) {
     return c.tangent_closure[id] ? "no X_in -> X_out edge: it is tied to the sink (runs in the backward)"
                                  : "no X_in -> X_out edge";
   }
-  const auto w = *net.weight(id);
+  const Capacity w = *weight;
   if (w < 0) return "infinite: it cannot be saved (not a tensor, or a view under recompute_views)";
   std::string text = integer_text(w);
   const Node& n = g[id];
