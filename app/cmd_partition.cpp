@@ -12,6 +12,7 @@
 #include "cmd_partition.h"
 #include "graph/graph_io.h"
 #include "graph/output_batch.h"
+#include "malloc_tuning.h"
 #include "partition/partition_bytes.h"
 #include "partition/partition_message.h"
 #include "pipeline/pipeline.h"
@@ -40,6 +41,7 @@ int run_main_command(const MainOptions& o) {
   // reads its bans and counts): free them before the outputs and the report
   // allocate (~0.1 GB at 10^6 nodes). The counting is timed with the next stage.
   p.result.solution.network.release_arcs();
+  return_free_memory();  // malloc_tuning.h: the report's peak, whatever glibc's layout
 
   // Each output goes to its temporary as soon as it exists, so the
   // partition's bytes are freed before the report is built, and the JSON
