@@ -40,7 +40,7 @@ int run_flow(const FlowOptions& o) {
   if (!o.config_path.empty()) apply_settings_file(o.config_path, settings);
   for (const auto& a : o.set_assignments) settings.set_assignment(a);
   const Graph joint = load_graph(o.input, o.input_format, o.limits);
-  const PrepareResult prepared = prepare(joint, settings);
+  const PrepareResult prepared = prepare(joint, settings, o.limits.threads);
   const Graph& g = prepared.graph;
   const Classification c = classify(g);
   if (!c.any_required_bw()) {

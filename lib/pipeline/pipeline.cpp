@@ -17,7 +17,7 @@ namespace {
 Partitioned partition(const Graph& joint, const Settings& settings, Graph* release, unsigned threads) {
   Partitioned out;
   StageTimer timer;
-  out.prepared = release ? prepare_consuming(*release, settings) : prepare(joint, settings);
+  out.prepared = release ? prepare_consuming(*release, settings, threads) : prepare(joint, settings, threads);
   timer.mark("prepare", out.timings);
   out.result = partition_graph(out.prepared.graph, settings, threads);
   out.timings.insert(out.timings.end(), out.result.timings.begin(), out.result.timings.end());

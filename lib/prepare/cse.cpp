@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "graph/name_hash.h"
+#include "graph/side_by_side.h"
 #include "prepare/cse_key.h"
 #include "prepare/mutation.h"
 #include "prepare/output_alias.h"
@@ -16,15 +17,16 @@ namespace pt {
 namespace {
 
 // Nodes PyTorch copies unchanged: they neither merge nor serve as targets.
-bool never_merged(const Node& n, bool aliases_output, const OpClasses& ops) {
+// So are the nodes whose storage aliases a graph output (cse_merge_targets
+// tests those): outputs that went through the same ops are still distinct
+// tensors.
+bool never_merged(const Node& n, const OpClasses& ops) {
   if (n.op != OpKind::CallFunction) return true;  // placeholder, get_attr, output
   // Random ops must draw fresh numbers each time (the list is the
   // cse_rand_ops class, editable in the settings).
   if (ops.cse_rand.count(n.packet)) return true;
   // aten.empty is uninitialized memory, and fuses into its consumer anyway.
-  if (n.packet == "aten.empty") return true;
-  // Outputs that went through the same ops are still distinct tensors.
-  return aliases_output;
+  return n.packet == "aten.empty";
 }
 
 // The remembered node per key, found through an open-addressing table
@@ -144,20 +146,59 @@ class SignatureTable {
 // pooled copy, in cache, where the target's bytes lie in the node's record
 // (at 10^6 nodes a cache miss per node, twice with the look-ahead below).
 // Overloads of one packet share a signature and are told apart by their keys.
-uint64_t signature(const Node& n, const std::vector<NodeId>& kept_as) {
-  constexpr uint64_t kMul = 0x9e3779b97f4a7c15ULL;
-  uint64_t h = name_hash(n.packet) ^ (n.inputs.size() * kMul);
-  for (NodeId in : n.inputs) h = std::rotl((h ^ static_cast<uint64_t>(kept_as[in])) * kMul, 29);
+// The seed is the part no merge changes (the packet and the input count).
+constexpr uint64_t kSignatureMul = 0x9e3779b97f4a7c15ULL;
+
+uint64_t signature_seed(const Node& n) { return name_hash(n.packet) ^ (n.inputs.size() * kSignatureMul); }
+
+uint64_t signature(uint64_t seed, const Node& n, const std::vector<NodeId>& kept_as) {
+  uint64_t h = seed;
+  for (NodeId in : n.inputs) h = std::rotl((h ^ static_cast<uint64_t>(kept_as[in])) * kSignatureMul, 29);
   return h;
+}
+
+// What the walk in cse_merge_targets reads of each node that no merge
+// changes, found for every node before it: whether the node can take part
+// (present, and not never_merged but for the output aliases, which the
+// alias pass finds meanwhile), whether it steps the mutation region, and its
+// signature's seed. At 10^6 nodes the packet lookups, the mutation test and
+// the packet hashes were a fifth of CSE and the alias pass (44-50 ms)
+// another, one after the other on one core; side by side, CSE with the
+// alias pass went 203-225 -> 161-166 ms (warm, one process each).
+struct NodeTraits {
+  static constexpr uint8_t kTakesPart = 1;
+  static constexpr uint8_t kMutation = 2;
+  std::vector<uint8_t> bits;
+  std::vector<uint64_t> seed;  // of the nodes that take part
+};
+
+// Fills `t`, whose arrays the caller allocated (on the thread that frees
+// them, so that they come from its malloc arena, not the second thread's).
+void fill_node_traits(const Graph& g, const Flags& present, const OpClasses& ops, NodeTraits& t) {
+  for (NodeId id = 0; id < g.size(); ++id) {
+    if (!present[id]) continue;
+    uint8_t bits = is_mutation_node(g, id) ? NodeTraits::kMutation : 0;
+    if (!never_merged(g[id], ops)) {
+      bits |= NodeTraits::kTakesPart;
+      t.seed[id] = signature_seed(g[id]);
+    }
+    t.bits[id] = bits;
+  }
 }
 
 }  // namespace
 
-std::vector<NodeId> cse_merge_targets(const Graph& g, const Flags& present, const OpClasses& ops) {
+std::vector<NodeId> cse_merge_targets(const Graph& g, const Flags& present, const OpClasses& ops, unsigned threads) {
   const NodeId count = g.size();
   std::vector<NodeId> kept_as(static_cast<size_t>(count));
   for (NodeId id = 0; id < count; ++id) kept_as[id] = id;
-  const Flags alias = aliases_output(g, present, ops);
+  Flags alias;
+  NodeTraits traits;
+  traits.bits.assign(static_cast<size_t>(count), 0);
+  traits.seed.resize(static_cast<size_t>(count));
+  run_side_by_side(
+      split_in_two(threads, count), [&] { fill_node_traits(g, present, ops, traits); },
+      [&] { alias = aliases_output(g, present, ops); });
 
   // Keys are written only for nodes that share their signature (op packet and
   // merged references) with another: a node alone with its signature has
@@ -196,14 +237,14 @@ std::vector<NodeId> cse_merge_targets(const Graph& g, const Flags& present, cons
   const NodeId prefetch_to = count >= kPrefetchFrom ? count : 0;
   int64_t region = 0;
   for (NodeId id = 0; id < count; ++id) {
-    if (const NodeId ahead = id + kLookAhead; ahead < prefetch_to && g[ahead].op == OpKind::CallFunction) {
-      first_of.prefetch(signature(g[ahead], kept_as));
+    if (const NodeId ahead = id + kLookAhead; ahead < prefetch_to && (traits.bits[ahead] & NodeTraits::kTakesPart)) {
+      first_of.prefetch(signature(traits.seed[ahead], g[ahead], kept_as));
     }
-    if (!present[id]) continue;
-    if (is_mutation_node(g, id)) ++region;
-    if (never_merged(g[id], alias[id], ops)) continue;
+    const uint8_t bits = traits.bits[id];
+    if (bits & NodeTraits::kMutation) ++region;
+    if (!(bits & NodeTraits::kTakesPart) || alias[id]) continue;
     bool fresh = false;
-    SignatureTable::Slot& first = first_of.find_or_insert(signature(g[id], kept_as), fresh);
+    SignatureTable::Slot& first = first_of.find_or_insert(signature(traits.seed[id], g[id], kept_as), fresh);
     if (fresh) {
       first.node = id;
       first.region = static_cast<int32_t>(region);

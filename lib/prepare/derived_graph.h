@@ -21,7 +21,10 @@ struct DerivedGraph {
 
 // The nodes with `keep[id]`, in graph order; references rewritten to
 // `kept_as[ref]`, which must be kept. Throws std::logic_error otherwise.
-DerivedGraph derive_graph(const Graph& g, const Flags& keep, const std::vector<NodeId>& kept_as);
+// `threads` (--threads): large graphs rewrite records and map references on
+// two threads; the result does not depend on it.
+DerivedGraph derive_graph(const Graph& g, const Flags& keep, const std::vector<NodeId>& kept_as,
+                          unsigned threads = 1);
 
 // The same graph, built from g's own nodes: they move down into place (a
 // kept node's id never grows) instead of being copied, and g's users are
@@ -29,7 +32,8 @@ DerivedGraph derive_graph(const Graph& g, const Flags& keep, const std::vector<N
 // lists, ~0.3 GB at the peak of preparation. Afterwards g keeps its records,
 // source, packets and name index; its nodes, users, outputs and primals
 // are empty.
-DerivedGraph derive_graph_consuming(Graph& g, const Flags& keep, const std::vector<NodeId>& kept_as);
+DerivedGraph derive_graph_consuming(Graph& g, const Flags& keep, const std::vector<NodeId>& kept_as,
+                                    unsigned threads = 1);
 
 // Sets the recompute tag of `id` in both its Node and its record (copied
 // into the overlay first when it still lives in the shared records).

@@ -111,7 +111,7 @@ SweepResult run_sweep(const Graph& joint, const Settings& base, const std::strin
   // Preparation reads only `cse` among the scalar keys.
   const bool prepare_each = key == "cse";
   std::optional<PrepareResult> prepared;
-  if (!prepare_each) prepared = prepare(joint, base);
+  if (!prepare_each) prepared = prepare(joint, base, jobs);  // jobs as --threads: 0 = every core
 
   // Each row reads the shared graphs and writes only its own slot.
   std::vector<SweepRow> rows(values.size());

@@ -18,7 +18,11 @@ namespace {
 pt::PrepareResult prepare_text(const std::string& text, bool cse = true) {
   pt::Settings s;
   s.cse = cse;
-  return pt::prepare(graph_from_text(text), s);
+  const pt::Graph joint = graph_from_text(text);
+  pt::PrepareResult one = pt::prepare(joint, s);
+  // On two threads (as large graphs run) CSE finds the same merges.
+  CHECK(pt::prepare(joint, s, 2).merged == one.merged);
+  return one;
 }
 
 std::string call(const std::string& name, const std::string& target, const std::string& args) {
@@ -262,4 +266,5 @@ TEST_CASE("CSE on 12,000 nodes: merges that need earlier merges, regions, NaN, o
   CHECK_FALSE(merged("c_7", "c_2"));  // an output
   CHECK_FALSE(merged("a_699", "a_4"));  // NaN
   CHECK(one.merged.size() > 5000);
+  CHECK(pt::prepare(joint, pt::Settings{}, 2).merged == one.merged);
 }
