@@ -42,7 +42,7 @@ int run_flow(const FlowOptions& o) {
   const Graph joint = load_graph(o.input, o.input_format, o.limits);
   const PrepareResult prepared = prepare(joint, settings, o.limits.threads);
   const Graph& g = prepared.graph;
-  const Classification c = classify(g);
+  const Classification c = classify(g, o.limits.threads);
   if (!c.any_required_bw()) {
     throw InputError(o.input + ": nothing reads a tangent, so no min cut is solved (PyTorch's default partition)");
   }

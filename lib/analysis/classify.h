@@ -26,6 +26,8 @@ struct Classification {
   bool any_required_bw() const;
 };
 
-Classification classify(const Graph& g);
+// `threads` (--threads): on large graphs the tangent closure and the
+// forward's part run side by side; the result does not depend on it.
+Classification classify(const Graph& g, unsigned threads = 1);
 
 }  // namespace pt

@@ -18,10 +18,10 @@ CutSolution solve_cut(const Graph& g, const Classification& c, const Settings& s
 PartitionResult partition_graph(const Graph& prepared, const Settings& s, unsigned threads) {
   PartitionResult r;
   StageTimer timer;
-  r.classification = classify(prepared);
+  r.classification = classify(prepared, threads);
   timer.mark("classify", r.timings);
   // Timed with the flow network, which built them before the report shared them.
-  r.node_ops = std::make_shared<const NodeOpClasses>(prepared, s.op_classes);
+  r.node_ops = std::make_shared<const NodeOpClasses>(prepared, s.op_classes, threads);
   if (!r.classification.any_required_bw()) {
     // Nothing reads a tangent: PyTorch falls back to its default partition.
     r.default_partition = true;
