@@ -46,7 +46,7 @@ std::vector<FlowArc> distinct_arcs(const std::vector<FlowArc>& arcs) {
 DimacsCounts write_dimacs(std::ostream& out, const FlowNetwork& net, const std::string& comment) {
   const std::vector<FlowArc> arcs = distinct_arcs(net.arcs);
   Capacity finite_sum = 0;
-  for (const FlowArc& a : arcs) finite_sum += a.capacity == kInfinite ? 0 : a.capacity;
+  for (const FlowArc& a : arcs) finite_sum += a.capacity == kInfinite ? 0 : Capacity{a.capacity};
   const Capacity infinite = finite_sum < kDimacsInfinite ? kDimacsInfinite : finite_sum + 1;
 
   std::vector<int32_t> id(static_cast<size_t>(net.vertex_count), 0);
@@ -63,7 +63,7 @@ DimacsCounts write_dimacs(std::ostream& out, const FlowNetwork& net, const std::
   text << "n " << id[FlowNetwork::kSource] << " s\n";
   text << "n " << id[FlowNetwork::kSink] << " t\n";
   for (const FlowArc& a : arcs) {
-    text << "a " << id[a.from] << " " << id[a.to] << " " << to_string(a.capacity == kInfinite ? infinite : a.capacity)
+    text << "a " << id[a.from] << " " << id[a.to] << " " << to_string(a.capacity == kInfinite ? infinite : Capacity{a.capacity})
          << "\n";
   }
   out << text.str();

@@ -23,8 +23,9 @@ enum class SinkTie : uint8_t { None, In, Out };
 struct FlowArc {
   int32_t from;
   int32_t to;
-  Capacity capacity;  // kInfinite for infinite
+  StoredCapacity capacity;  // kInfinite for infinite
 };
+static_assert(sizeof(FlowArc) == 24);
 
 struct FlowNetwork {
   static constexpr int32_t kSource = 0;
