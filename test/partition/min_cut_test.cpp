@@ -97,3 +97,20 @@ TEST_CASE("an all-infinite path from source to sink is infeasible") {
   CHECK_FALSE(pt::solve_min_cut(4, arcs, 0, 1).feasible);
   check_same(4, arcs);
 }
+
+TEST_CASE("StoredCapacity keeps every 128-bit capacity, and a FlowArc is 24 bytes") {
+  using pt::Capacity;
+  const Capacity max = static_cast<Capacity>(~static_cast<unsigned __int128>(0) >> 1);
+  std::vector<Capacity> values{0, 1, kInfinite, pt::kMaxWeight, pt::kMaxWeight - 1, Capacity{1} << 64,
+                               (Capacity{1} << 64) - 1, -(Capacity{1} << 64), max, -max - 1, Capacity{123456789} << 70};
+  std::mt19937_64 rng(7);
+  for (int k = 0; k < 1000; ++k) {
+    values.push_back(static_cast<Capacity>((static_cast<unsigned __int128>(rng()) << 64) | rng()));
+  }
+  for (const Capacity v : values) {
+    const FlowArc a{3, 4, v};
+    CHECK(Capacity{a.capacity} == v);
+    CHECK((a.capacity == kInfinite) == (v == kInfinite));
+  }
+  CHECK(sizeof(FlowArc) == 24);
+}
