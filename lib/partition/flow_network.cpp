@@ -58,7 +58,7 @@ FlowNetwork build_flow_network(const Graph& g, const Classification& c, const Se
   net.sink.assign(count, SinkTie::None);
   BanSet bans(g, s, o);
   // Room for every arc at once: per node at most two sink ties, its weight
-  // edge, one edge per user and one ban. Grown by doubling, the arcs (32
+  // edge, one edge per user and one ban. Grown by doubling, the arcs (then 32
   // bytes each) were copied through blocks of 2, 4, ... 2^22 of them: at
   // 10^6 nodes this stage's resident memory grew 136 MB, now 80 MB (the
   // solve then takes 42 MB the doubling had left free: 14 MB less fresh
