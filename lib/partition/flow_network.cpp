@@ -18,6 +18,7 @@ int64_t FlowNetwork::used_vertex_count() const {
 
 int64_t FlowNetwork::distinct_arc_count() const {
   if (released_counts_) return released_counts_->distinct_arcs;
+  if (arcs_distinct) return static_cast<int64_t>(arcs.size());
   // Linear, not a sort of packed (from, to) keys (a tenth of the report
   // stage on gpt2_l96): the arcs' heads bucketed by tail (a counting sort),
   // then each head counted once per tail by marking it with that tail.
@@ -110,6 +111,7 @@ FlowNetwork build_flow_network(const Graph& g, const Classification& c, const Se
     net.arcs.push_back({FlowNetwork::kSource, FlowNetwork::in(id), kInfinite});
   }
   net.ban_order = bans.order();
+  net.arcs_distinct = true;
   return net;
 }
 

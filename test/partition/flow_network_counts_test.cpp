@@ -8,7 +8,10 @@
 #include <set>
 #include <utility>
 
+#include "graph/graph_io.h"
 #include "partition/flow_network.h"
+#include "pipeline/pipeline.h"
+#include "support/reference.h"
 
 TEST_CASE("distinct_arc_count counts each (from, to) pair once") {
   std::mt19937 rng(7);
@@ -48,4 +51,23 @@ TEST_CASE("release_arcs frees the arcs and weights and keeps the counts and bans
   CHECK(net.distinct_arc_count() == distinct);
   net.release_arcs();  // a second call keeps the first counts
   CHECK(net.distinct_arc_count() == distinct);
+}
+
+TEST_CASE("build_flow_network's arcs are distinct pairs, as arcs_distinct lets the count assume") {
+  for (const char* model : {"linear_ce", "gpt2_dropout_l2", "resnet18", "gpt2_124m", "mlp_dynamic", "sac_mlp"}) {
+    for (const char* setting : {"dist_from_bw_base=1.1", "ban_recompute_reductions=false",
+                                "aggressive_recomputation=true", "recompute_views=true"}) {
+      CAPTURE(model);
+      CAPTURE(setting);
+      const std::string path = pt::test::corpus_graph_path(model);
+      pt::Settings s;
+      s.set_assignment(setting);
+      const pt::LoadedGraph loaded = pt::load_graph_file(path, pt::format_from_path(path));
+      pt::FlowNetwork net = pt::partition_joint(loaded.graph, s).result.solution.network;
+      REQUIRE(net.arcs_distinct);
+      REQUIRE(!net.arcs.empty());
+      net.arcs_distinct = false;  // the general count
+      CHECK(net.distinct_arc_count() == static_cast<int64_t>(net.arcs.size()));
+    }
+  }
 }
