@@ -64,10 +64,12 @@ struct PassSimulation {
   }
 
   bool same_buffer(NodeId a, NodeId b) const {
+    // The sizes first: the dtypes are decoded from the two records (a fifth
+    // of the peak simulation at 10^6 nodes when decoded for every pair).
+    if (g[a].size_bytes != g[b].size_bytes) return false;
     const auto& va = g.record(a).val();
     const auto& vb = g.record(b).val();
-    return g[a].size_bytes == g[b].size_bytes && va.has_tensor() && vb.has_tensor() &&
-           va.tensor().dtype() == vb.tensor().dtype();
+    return va.has_tensor() && vb.has_tensor() && va.tensor().dtype() == vb.tensor().dtype();
   }
 
   // Bytes each position of `order` allocates: a stored value at its own
