@@ -14,7 +14,7 @@ const char* malloc_tuning_state();
 // or on fresh ones depended on where a small block happened to sit: at 10^6
 // nodes the report stage reused the flow network's pages (peak 548 MB) or,
 // after an unrelated change in the order of CSE's allocations, spread past
-// them (595 MB). Trimmed, the report's peak is the same in both (547-548
+// them (595 MB). Trimmed, the report's peak is the same in both (547-550
 // MB). Does nothing otherwise: small graphs stay in the heap's start-up
 // stretch of huge pages, which a trim would split.
 void return_free_memory();

@@ -44,7 +44,10 @@ std::vector<FlowArc> distinct_arcs(const std::vector<FlowArc>& arcs) {
 }  // namespace
 
 DimacsCounts write_dimacs(std::ostream& out, const FlowNetwork& net, const std::string& comment) {
-  const std::vector<FlowArc> arcs = distinct_arcs(net.arcs);
+  // build_flow_network's arcs are distinct already (arcs_distinct), and
+  // distinct_arcs keeps the order of first occurrence: the same list.
+  const std::vector<FlowArc> deduplicated = net.arcs_distinct ? std::vector<FlowArc>{} : distinct_arcs(net.arcs);
+  const std::vector<FlowArc>& arcs = net.arcs_distinct ? net.arcs : deduplicated;
   Capacity finite_sum = 0;
   for (const FlowArc& a : arcs) finite_sum += a.capacity == kInfinite ? 0 : Capacity{a.capacity};
   const Capacity infinite = finite_sum < kDimacsInfinite ? kDimacsInfinite : finite_sum + 1;
@@ -63,8 +66,8 @@ DimacsCounts write_dimacs(std::ostream& out, const FlowNetwork& net, const std::
   text << "n " << id[FlowNetwork::kSource] << " s\n";
   text << "n " << id[FlowNetwork::kSink] << " t\n";
   for (const FlowArc& a : arcs) {
-    text << "a " << id[a.from] << " " << id[a.to] << " " << to_string(a.capacity == kInfinite ? infinite : Capacity{a.capacity})
-         << "\n";
+    const Capacity capacity = a.capacity == kInfinite ? infinite : Capacity{a.capacity};
+    text << "a " << id[a.from] << " " << id[a.to] << " " << to_string(capacity) << "\n";
   }
   out << text.str();
   return counts;

@@ -13,13 +13,6 @@ namespace pt {
 
 namespace {
 
-bool reads_merged_node(const Node& n, const std::vector<NodeId>& kept_as) {
-  for (NodeId in : n.inputs) {
-    if (kept_as[in] != in) return true;
-  }
-  return false;
-}
-
 // Changes node `id`'s record: `edit` maps its bytes to the new ones
 // (record_edit.h), kept in the overlay (replacing its earlier copy there,
 // if any).
@@ -80,8 +73,12 @@ std::vector<NodeId> nodes_reading_merged(const Graph& g, const Flags& keep, cons
   std::vector<NodeId> out;
   for (NodeId id = 0; id < g.size(); ++id) {
     if (!keep[id]) continue;
-    for (NodeId in : g[id].inputs) check(in);
-    if (reads_merged_node(g[id], kept_as)) out.push_back(id);
+    bool reads_merged = false;
+    for (NodeId in : g[id].inputs) {
+      check(in);
+      reads_merged = reads_merged || kept_as[in] != in;
+    }
+    if (reads_merged) out.push_back(id);
   }
   for (NodeId o : g.outputs) {
     if (o != kNoNode) check(o);
