@@ -1,0 +1,25 @@
+#pragma once
+// One pass's bandwidth estimate (bandwidth_model.h's model): its kernels
+// (fusion_groups.h) costed for loads, stores, FLOPs and roofline time.
+// estimate_pass (bandwidth_model.h) is this with its lookups made here;
+// the two-pass estimate makes them once for both passes.
+
+#include <cstdint>
+#include <vector>
+
+#include "analysis/node_op_classes.h"
+#include "analysis/subgraph.h"
+#include "graph/graph.h"
+#include "report/bandwidth_model.h"
+#include "report/bandwidth_options.h"
+#include "report/device.h"
+
+namespace pt {
+
+// `numel` is value_numels(g) (value_numel.h), `ops` the per-node op
+// classes; the other arguments as estimate_pass's.
+PassEstimate cost_pass(const Graph& g, const Subgraph& pass, const std::vector<NodeId>& outputs,
+                       const NodeOpClasses& ops, const std::vector<uint64_t>& numel, const Device& device,
+                       const BandwidthOptions& o, const std::vector<NodeId>& recomputed);
+
+}  // namespace pt
