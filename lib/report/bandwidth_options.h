@@ -81,7 +81,7 @@ struct BandwidthOptions {
   // GELU and the GELU backward's own erf of the same input, once). GELU
   // kernels run at ~2.5 TB/s on an H200, bound by erf: an extra store costs
   // them ~18 us where bytes alone said 64 (docs/predictions_calibrated.md,
-  // fifth pass). An online softmax's exp counts twice (bandwidth_model.cpp).
+  // fifth pass). An online softmax's exp counts twice (pass_cost.cpp).
   // Off: fused kernels cost their bytes only.
   bool fused_compute_floor = true;
   // A kernel that reads a reduction's result and that reduction's input
