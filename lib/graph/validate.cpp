@@ -1,15 +1,17 @@
 #include "graph/validate.h"
 
 #include <algorithm>
-#include <cstring>
 #include <deque>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string_view>
 #include <utility>
 
 #include "graph/errors.h"
 #include "graph/name_hash.h"
+#include "graph/name_scan.h"
+#include "graph/node_words.h"
 #include "graph/ordered_ranges.h"
 #include "graph/side_by_side.h"
 #include "graph/value_check.h"
@@ -18,24 +20,6 @@
 namespace pt {
 
 namespace {
-
-// Ops with side effects that dead-code elimination must keep, besides
-// mutating ops (DESIGN.md 3.1).
-constexpr std::string_view kSideEffectPackets[] = {
-    "aten._assert_scalar",         "aten._assert_async",
-    "aten._assert_tensor_metadata", "aten.sym_constrain_range",
-    "aten.sym_constrain_range_for_size", "profiler._record_function_enter",
-    "profiler._record_function_enter_new", "profiler._record_function_exit",
-    "higher_order.with_effects",
-};
-
-// s == literal, the literal's length known at compile time: a length test
-// and an inlined compare of a few bytes, where string_view's == called
-// compare() for each equal-length pair (~4 per node, 1% of a run).
-template <size_t N>
-bool is(std::string_view s, const char (&literal)[N]) {
-  return s.size() == N - 1 && std::memcmp(s.data(), literal, N - 1) == 0;
-}
 
 class Validator {
  public:
@@ -59,7 +43,7 @@ class Validator {
     // All names first, so a reference to a later node is told apart from an
     // unknown one; a node's id is its index, so the map is the graph's by_name.
     names_->reserve(static_cast<size_t>(count));
-    const NameScan scan = scan_names(pg);
+    const NameScan scan = scan_names(pg, options_.threads);
     constexpr int kLookAhead = 8;  // names ahead whose slots are requested early
     for (int i = 0; i < count; ++i) {
       if (i + kLookAhead < count) names_->prefetch(scan.hash[static_cast<size_t>(i + kLookAhead)]);
@@ -84,33 +68,6 @@ class Validator {
   }
 
  private:
-  // Each name's hash and whether it holds a control character. Reading 10^6
-  // names out of the messages was most of the names pass; from
-  // kParallelNodes nodes the upper half is read on a second thread. The
-  // checks and inserts stay in node order (the error reported is the one a
-  // single pass meets).
-  struct NameScan {
-    std::vector<std::string_view> name;
-    std::vector<uint64_t> hash;
-    std::vector<uint8_t> control;
-  };
-  NameScan scan_names(const NodeRecords& pg) const {
-    const int count = static_cast<int>(pg.size());
-    NameScan scan{std::vector<std::string_view>(static_cast<size_t>(count)),
-                  std::vector<uint64_t>(static_cast<size_t>(count)), std::vector<uint8_t>(static_cast<size_t>(count))};
-    auto read = [&](int lo, int hi) {
-      for (int i = lo; i < hi; ++i) {
-        // The name is a canonical record's first field: found at once.
-        const std::string_view name = wire::string_field(pg.bytes(static_cast<size_t>(i)), 1);
-        scan.name[static_cast<size_t>(i)] = name;
-        scan.hash[static_cast<size_t>(i)] = name_hash(name);
-        scan.control[static_cast<size_t>(i)] = has_control_character(name) ? 1 : 0;
-      }
-    };
-    run_side_by_side(split_in_two(options_.threads, count), [&] { read(count / 2, count); }, [&] { read(0, count / 2); });
-    return scan;
-  }
-
   [[noreturn]] void fail_graph(const std::string& what) const { throw InputError(g_.source + ": " + what); }
   [[noreturn]] void fail(const NodeFields& n, const std::string& field, const std::string& what) const {
     throw InputError(g_.source + ": node '" + printable(n.name()) + "': " + field + " " + what);
@@ -133,7 +90,7 @@ class Validator {
   struct Worker {
     NameIndex seen;                               // target -> position in views
     std::vector<std::string_view> views;          // pooled packets of the targets seen
-    Flags side_effect;                            // per target seen: its packet is one of kSideEffectPackets
+    Flags side_effect;                            // per target seen: is_side_effect_packet(its packet)
     std::vector<std::pair<ArgView, int>> walk_stack;
     std::vector<ArgView> args;                    // the node's args, read once
     std::vector<std::pair<std::string_view, ArgView>> kwargs;  // and its kwargs
@@ -152,8 +109,7 @@ class Validator {
       const std::lock_guard lock(packets_mutex_);
       pooled = packets_->intern(packet_of(target));
     }
-    bool side_effect = false;
-    for (auto p : kSideEffectPackets) side_effect = side_effect || pooled == p;
+    const bool side_effect = is_side_effect_packet(pooled);
     w.views.push_back(pooled);
     w.side_effect.push_back(side_effect);
     w.seen.emplace(target, static_cast<NodeId>(w.views.size() - 1));  // views the record, alive while we run
@@ -200,12 +156,9 @@ class Validator {
     w.recent[name_hash_of_self & (kRecentNames - 1)] = {name_hash_of_self, self};
     n.record_index = index;
     n.target = pn.target();
-    const std::string_view op = pn.op();
-    if (is(op, "placeholder")) n.op = OpKind::Placeholder;
-    else if (is(op, "call_function")) n.op = OpKind::CallFunction;
-    else if (is(op, "get_attr")) n.op = OpKind::GetAttr;
-    else if (is(op, "output")) n.op = OpKind::Output;
-    else fail(pn, "op", "= '" + printable(pn.op()) + "' is not one of placeholder, call_function, get_attr, output");
+    const std::optional<OpKind> op = op_kind_of(pn.op());
+    if (!op) fail(pn, "op", "= '" + printable(pn.op()) + "' is not one of placeholder, call_function, get_attr, output");
+    n.op = *op;
 
     const bool last = index + 1 == static_cast<int>(records_->size());
     if (n.op == OpKind::Output && !last) fail(pn, "op", "= 'output' but the output node must be the last node");
@@ -214,15 +167,7 @@ class Validator {
     const auto [packet, side_effect] = intern_packet(w, n.target);
     n.packet = packet;
 
-    if (n.op == OpKind::Placeholder) {
-      const std::string_view t = n.target.empty() ? n.name : n.target;
-      if (t.find("tangents") != std::string::npos) n.input_kind = InputKind::Tangent;
-      else if (t.find("bwd_seed") != std::string::npos || t.find("bwd_base_offset") != std::string::npos)
-        n.input_kind = InputKind::BwdSeed;
-      else if (t.find("fwd_seed") != std::string::npos || t.find("fwd_base_offset") != std::string::npos)
-        n.input_kind = InputKind::FwdSeed;
-      else n.input_kind = InputKind::Primal;
-    }
+    if (n.op == OpKind::Placeholder) n.input_kind = placeholder_input_kind(n.name, n.target);
 
     // The args are read once into the worker's scratch (a view decodes its
     // record as it goes). The reference lists are gathered in the worker's
@@ -271,29 +216,27 @@ class Validator {
     if (pn.has_val()) read_node_value(pn, pn.val(), g_.source, options_.max_nesting, n);
     else if (n.op == OpKind::Placeholder) fail(pn, "val", "is missing (every placeholder needs its value)");
 
-    for (const std::string_view t : pn.op_tags()) n.reduction_tag = n.reduction_tag || is(t, "reduction");
+    for (const std::string_view t : pn.op_tags()) n.reduction_tag = n.reduction_tag || equals_literal(t, "reduction");
     n.is_mutable = pn.mutable_();
     n.has_backward_hook = pn.has_backward_hook();
-    const std::string_view rc = pn.recompute();
-    if (rc.empty()) n.recompute = Recompute::None;
-    else if (is(rc, "MUST_SAVE")) n.recompute = Recompute::MustSave;
-    else if (is(rc, "PREFER_SAVE")) n.recompute = Recompute::PreferSave;
-    else if (is(rc, "MUST_RECOMPUTE")) n.recompute = Recompute::MustRecompute;
-    else if (is(rc, "PREFER_RECOMPUTE")) n.recompute = Recompute::PreferRecompute;
-    else fail(pn, "recompute", "= '" + printable(rc) + "' is not one of MUST_SAVE, PREFER_SAVE, MUST_RECOMPUTE, PREFER_RECOMPUTE");
+    const std::optional<Recompute> recompute = recompute_of(pn.recompute());
+    if (!recompute) {
+      fail(pn, "recompute", "= '" + printable(pn.recompute()) +
+                                "' is not one of MUST_SAVE, PREFER_SAVE, MUST_RECOMPUTE, PREFER_RECOMPUTE");
+    }
+    n.recompute = *recompute;
     n.has_ac_graph_id = pn.has_ac_graph_id();
     n.ac_graph_id = pn.ac_graph_id();
     n.has_memory_budget = pn.has_memory_budget();
     if (pn.has_memory_budget() && !(pn.memory_budget() >= 0 && pn.memory_budget() <= 1)) {
       fail(pn, "memory_budget", "= " + std::to_string(pn.memory_budget()) + " is outside [0, 1]");
     }
-    const std::string_view tag = pn.partitioner_tag();
-    if (tag.empty()) n.tag = PartitionerTag::None;
-    else if (is(tag, "is_forward")) n.tag = PartitionerTag::IsForward;
-    else if (is(tag, "is_backward")) n.tag = PartitionerTag::IsBackward;
-    else if (is(tag, "must_be_in_forward")) n.tag = PartitionerTag::MustBeInForward;
-    else if (is(tag, "must_be_in_backward")) n.tag = PartitionerTag::MustBeInBackward;
-    else fail(pn, "partitioner_tag", "= '" + printable(tag) + "' is not one of is_forward, is_backward, must_be_in_forward, must_be_in_backward");
+    const std::optional<PartitionerTag> tag = partitioner_tag_of(pn.partitioner_tag());
+    if (!tag) {
+      fail(pn, "partitioner_tag", "= '" + printable(pn.partitioner_tag()) +
+                                      "' is not one of is_forward, is_backward, must_be_in_forward, must_be_in_backward");
+    }
+    n.tag = *tag;
 
     // Not impure: ops tagged nondeterministic_seeded. PyTorch's extracted
     // backward graphs drop unused ones (gpt2_dropout_l2: inductor_seeds and
