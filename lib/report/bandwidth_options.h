@@ -35,7 +35,7 @@ struct BandwidthOptions {
   // (config.realize_opcount_threshold; GraphLowering.run_node's
   // has_exceeded_max_reads, then realize_hint when the expression loads more
   // than one non-scalar buffer). Ops are counted per node as Inductor's
-  // OpCounterCSE names them (fusion_groups.cpp's op_weight). A cross-entropy
+  // OpCounterCSE names them (inductor_op_count.h). A cross-entropy
   // gradient crosses it when the backward recomputes the softmax statistics
   // (29 ops with them saved, 31 recomputed, on GPT, GPT-2, ViT, the MLPs and
   // linear_ce): Inductor then realizes the float32 gradient inside the loss

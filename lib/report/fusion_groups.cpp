@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "report/inductor_op_count.h"
 #include "report/sibling_fusion.h"
 
 namespace pt {
@@ -318,34 +319,11 @@ class Grouper {
     }
   }
 
-  // The ops a fused node adds to an inlined expression, as Inductor's
-  // OpCounterCSE names them: none for a view, getitem or clone (indexing, or
-  // the loaded value itself), one for a constant, iota or dtype conversion,
-  // else one plus a constant per number among its arguments (ne(x, -1) is
-  // two). Equal nodes are one node here: prepare's CSE merged them.
+  // inductor_op_weight, worked out once per node.
   int op_weight(NodeId id) {
     int8_t& w = op_weight_[static_cast<size_t>(id)];
-    if (w >= 0) return w;
-    const std::string_view p = g_[id].packet;
-    if (ops_.is_view(id) || p == "operator.getitem" || p == "aten.clone" || p == "aten.alias") {
-      w = 0;
-    } else if (p == "prims.convert_element_type" || p == "aten.full" || p == "aten.scalar_tensor" ||
-               p == "prims.iota" || p == "aten._to_copy") {
-      w = 1;
-    } else {
-      int numbers = 0;
-      for (const ArgView a : g_.record(id).args()) numbers += count_numbers(a);
-      w = static_cast<int8_t>(std::min(1 + numbers, 100));
-    }
+    if (w < 0) w = static_cast<int8_t>(inductor_op_weight(g_, ops_, id));
     return w;
-  }
-
-  static int count_numbers(const ArgView& a) {
-    if (a.kind_case() == ArgView::kInt || a.kind_case() == ArgView::kFloat) return 1;
-    if (a.kind_case() != ArgView::kList) return 0;
-    int n = 0;
-    for (const ArgView item : a.list().items()) n += count_numbers(item);
-    return n;
   }
 
   // Follows fused views down to the fused value they show.
