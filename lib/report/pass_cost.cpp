@@ -130,7 +130,12 @@ class PassCoster {
     auto& stack = stack_;
     roots.clear();
     for (NodeId m : members) {
-      if (f_.stored[m] || !ke.fused) roots.push_back(m);
+      if (f_.stored[m] || !ke.fused) {
+        // Its inputs are read below; at 10^6 nodes the 128 MB Node array
+        // misses the cache on that load (two fifths of this function's samples).
+        __builtin_prefetch(&g_[m].inputs);
+        roots.push_back(m);
+      }
     }
     if (roots.empty()) return ke;
     ke.first = roots.front();
@@ -150,8 +155,12 @@ class PassCoster {
         const Mark m = classify_input(x, k);
         if (m == kNone) continue;
         mark_[x] = m;
-        if (m == kClosure) stack.push_back(x);
-        else loads.push_back(x);
+        if (m == kClosure) {
+          __builtin_prefetch(&g_[x].inputs);  // popped soon; see the roots
+          stack.push_back(x);
+        } else {
+          loads.push_back(x);
+        }
       }
     }
     std::sort(closure.begin(), closure.end(), std::greater<>());
