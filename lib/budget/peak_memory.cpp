@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "analysis/node_op_classes.h"
+#include "budget/backward_order.h"
 
 namespace pt {
 
@@ -230,93 +231,6 @@ struct PassSimulation {
     }
   }
 };
-
-// The backward's nodes in the order PyTorch runs them: its partitioner
-// reorders the backward to mimic the autograd engine, placing each
-// recomputed forward node just before its first reader instead of at the
-// start (where the joint graph has it). Walks the backward's own nodes in
-// graph order and emits each one after its not yet emitted recomputed
-// inputs, depth first, with an explicit stack. Without this the simulation
-// kept every recomputed value alive from the backward's start: on an MLP
-// under a 0.1 budget it predicted 2.36 GB against 1.58 GB measured
-// (docs/predictions.md).
-// With `from_first_tangent_reader` (BandwidthOptions::
-// backward_order_from_tangents) the walk follows PyTorch's
-// reordering_to_mimic_autograd_engine itself: every node from the first one
-// that reads a tangent on, in graph order, after what it needs that has not
-// run yet (insert_node_in_graph: those in graph order too); a node before
-// that reader runs only when a later one needs it. The walk above also
-// starts at the values only the backward computes in the forward's region
-// (the statistics of a recomputed attention), which pulls the recomputation
-// of every layer ahead of the loss backward.
-void append_backward_order(const Graph& g, const Extraction& e, const Flags& bw_input,
-                           bool from_first_tangent_reader, std::vector<NodeId>& order) {
-  const NodeId count = g.size();
-  Flags recomputed(count, false), emitted(count, false);
-  for (NodeId id : e.recomputed) recomputed[id] = true;
-  // The output node is the graph's last (validate.cpp): tested by id, not
-  // by reading its Node (a cache miss per edge on large graphs).
-  const NodeId output = g.output_node();
-  auto in_backward = [&](NodeId id) { return e.backward.keep[id] && !bw_input[id] && id != output; };
-  NodeId first_reader = count;  // of a tangent; count: none
-  for (NodeId id : e.grad_inputs) {
-    if (!from_first_tangent_reader || g[id].input_kind != InputKind::Tangent) continue;
-    for (NodeId u : g.users[id]) {
-      if (in_backward(u)) first_reader = std::min(first_reader, u);
-    }
-  }
-  if (first_reader < count) {
-    std::vector<NodeId> stack, batch;
-    for (NodeId root = first_reader; root < count; ++root) {
-      if (!in_backward(root) || emitted[root]) continue;
-      batch.clear();
-      stack.assign(1, root);
-      emitted[root] = true;
-      while (!stack.empty()) {
-        const NodeId id = stack.back();
-        stack.pop_back();
-        batch.push_back(id);
-        for (NodeId in : g[id].inputs) {
-          if (in_backward(in) && !emitted[in]) {
-            emitted[in] = true;
-            stack.push_back(in);
-          }
-        }
-      }
-      std::sort(batch.begin(), batch.end());
-      order.insert(order.end(), batch.begin(), batch.end());
-    }
-    // Of the nodes no later one needs, PyTorch keeps the mutations (copy_).
-    for (NodeId id = 0; id < first_reader; ++id) {
-      if (in_backward(id) && !emitted[id] && g[id].is_mutable) order.push_back(id);
-    }
-    return;
-  }
-  std::vector<std::pair<NodeId, size_t>> stack;  // node, next input to visit
-  for (NodeId root = 0; root < count; ++root) {
-    if (!in_backward(root) || recomputed[root] || emitted[root]) continue;
-    stack.push_back({root, 0});
-    while (!stack.empty()) {
-      auto& [id, next] = stack.back();
-      const auto& inputs = g[id].inputs;
-      while (next < inputs.size() && !(in_backward(inputs[next]) && !emitted[inputs[next]])) ++next;
-      if (next < inputs.size()) {
-        const NodeId in = inputs[next++];
-        stack.push_back({in, 0});
-        continue;
-      }
-      if (!emitted[id]) {
-        emitted[id] = true;
-        order.push_back(id);
-      }
-      stack.pop_back();
-    }
-  }
-  // Recomputed nodes nothing in the backward reads (kept for a side effect).
-  for (NodeId id = 0; id < count; ++id) {
-    if (in_backward(id) && !emitted[id]) order.push_back(id);
-  }
-}
 
 }  // namespace
 

@@ -50,7 +50,7 @@ struct Materialized {
   Flags forward_realized;
   Flags backward_realized;
   // The backward's order starts at the first node that reads a tangent
-  // (peak_memory.cpp's append_backward_order says why); false: at every node
+  // (budget/backward_order.h's append_backward_order says why); false: at every node
   // that is no recomputation.
   bool order_from_first_tangent_reader = false;
   // Per joint node, the backward kernel that computes it (FusionGroups::

@@ -101,7 +101,7 @@ struct BandwidthOptions {
   // its own output.
   bool write_in_place = true;
   // The backward runs in PyTorch's order (reordering_to_mimic_autograd_engine,
-  // peak_memory.cpp's append_backward_order): from the first node that reads
+  // budget/backward_order.h's append_backward_order): from the first node that reads
   // a tangent, each node after what it needs; a node before that reader runs
   // only when a later one needs it. Without it, the values only the backward
   // computes in the forward's region (the statistics of a recomputed
