@@ -43,10 +43,11 @@ inline unsigned thread_count(unsigned threads) {
 inline constexpr int64_t kParallelNodes = 60'000;
 
 // Whether a stage that splits in two uses a second thread: `threads` 0 from
-// kParallelNodes nodes on where there is a second core, 1 never, 2 or more
-// always (tests split small graphs so).
-inline bool split_in_two(unsigned threads, int64_t nodes) {
-  return threads == 0 ? nodes >= kParallelNodes && std::thread::hardware_concurrency() > 1 : threads > 1;
+// `from_nodes` nodes on (kParallelNodes unless the stage measured its own)
+// where there is a second core, 1 never, 2 or more always (tests split small
+// graphs so).
+inline bool split_in_two(unsigned threads, int64_t nodes, int64_t from_nodes = kParallelNodes) {
+  return threads == 0 ? nodes >= from_nodes && std::thread::hardware_concurrency() > 1 : threads > 1;
 }
 
 template <class Beside, class Here>

@@ -13,6 +13,15 @@ namespace pt {
 
 namespace {
 
+// Where the report's split starts to pay, well below the other stages'
+// kParallelNodes (issue 7): the report stage is the one whose halves are
+// large next to a thread's start and its malloc arena. Session 24, medians
+// of 25 runs, --threads 1 vs 2, report stage alone: linear_ce (63 nodes)
+// 0.43 vs 0.51 ms, sac_mlp (258) 0.72 vs 0.62, gpt2_dropout_l2 (540) 0.94
+// vs 0.73, resnet18 (1,428) 1.50 vs 1.00, gpt2_124m (2,403) 2.20 vs 1.41.
+// The split costs CPU (the arena's fresh pages) for the wall time it saves.
+constexpr int64_t kParallelReportNodes = 500;
+
 // The op classes partition_graph looked up for r (under the settings
 // whose op_classes `ops` are), or, for a result made without them, looked
 // up here.
@@ -81,12 +90,11 @@ BandwidthEstimate estimate_passes(const Graph& prepared, const PartitionResult& 
   }
   // Looked up once per node for both passes.
   const std::vector<uint64_t> numel = value_numels(prepared);
-  // The two passes read the graph and share nothing they write: on large
-  // graphs the forward is costed on a second thread while this one costs the
-  // backward (about two thirds of the work): 10^6 nodes, report stage
-  // 2.9 -> 2.2 s on two cores. Below kParallelNodes a thread's start
-  // and its malloc arena cost more than the forward pass (gpt2_124m: +2.3 ms
-  // of CPU, issue 7); the estimate is the same either way.
+  // The two passes read the graph and share nothing they write: the forward
+  // is costed on a second thread while this one costs the backward (about
+  // two thirds of the work) from kParallelReportNodes nodes on. 10^6 nodes:
+  // report stage 2.9 -> 2.2 s on two cores. The estimate is the same either
+  // way; --threads 1 keeps it on one thread.
   // with_both waits for the forward's part only, not for then_beside: at
   // 10^6 nodes the report's facts (0.2 s) then overlap the backward's peak
   // memory (0.15 s) instead of preceding it. Without a second thread the
@@ -109,7 +117,7 @@ BandwidthEstimate estimate_passes(const Graph& prepared, const PartitionResult& 
     forward_ready.wait();
     if (forward_done) around.with_both(out);
   };
-  run_side_by_side(split_in_two(threads, prepared.size()), forward, backward);
+  run_side_by_side(split_in_two(threads, prepared.size(), kParallelReportNodes), forward, backward);
   return out;
 }
 

@@ -41,8 +41,9 @@ std::string number_text(double v) {
   return buf;
 }
 
+// `threads` as estimate_bandwidth's: 1 where the rows already share the cores.
 SweepRow row_for(const Graph& g, const PartitionResult& r, const Settings& s, const Device& device,
-                 const BandwidthOptions& o) {
+                 const BandwidthOptions& o, unsigned threads) {
   SweepRow row;
   const auto saved = r.extraction.fw_saved_outputs();
   row.saved_count = static_cast<int64_t>(saved.size());
@@ -52,7 +53,7 @@ SweepRow row_for(const Graph& g, const PartitionResult& r, const Settings& s, co
   }
   row.recomputed_count = static_cast<int64_t>(r.extraction.recomputed.size());
   for (NodeId id : r.extraction.recomputed) row.recomputed_flops += count_flops_if_readable(g, id);
-  const BandwidthEstimate bw = estimate_bandwidth(g, r, s.op_classes, device, o);
+  const BandwidthEstimate bw = estimate_bandwidth(g, r, s.op_classes, device, o, threads);
   row.forward_bytes = bw.forward.bytes();
   row.backward_bytes = bw.backward.bytes();
   row.forward_seconds = bw.forward.seconds;
@@ -113,16 +114,22 @@ SweepResult run_sweep(const Graph& joint, const Settings& base, const std::strin
   std::optional<PrepareResult> prepared;
   if (!prepare_each) prepared = prepare(joint, base, jobs);  // jobs as --threads: 0 = every core
 
-  // Each row reads the shared graphs and writes only its own slot.
+  // Each row reads the shared graphs and writes only its own slot. Its own
+  // stages split in two only when the rows run one at a time (as --threads
+  // says): rows side by side already fill the cores.
+  const unsigned asked_jobs = jobs;
+  unsigned row_threads = 0;
   std::vector<SweepRow> rows(values.size());
   std::vector<std::exception_ptr> failures(values.size());
   auto solve_row = [&](size_t i) {
     try {
       if (prepare_each) {
         const PrepareResult p = prepare(joint, settings[i]);
-        rows[i] = row_for(p.graph, partition_graph(p.graph, settings[i]), settings[i], device, o);
+        rows[i] = row_for(p.graph, partition_graph(p.graph, settings[i], row_threads), settings[i], device, o,
+                          row_threads);
       } else {
-        rows[i] = row_for(prepared->graph, partition_graph(prepared->graph, settings[i]), settings[i], device, o);
+        rows[i] = row_for(prepared->graph, partition_graph(prepared->graph, settings[i], row_threads), settings[i],
+                          device, o, row_threads);
       }
     } catch (const InfeasibleError& e) {
       rows[i] = SweepRow{};
@@ -139,6 +146,7 @@ SweepResult run_sweep(const Graph& joint, const Settings& base, const std::strin
     if (s.activation_memory_budget_solver == "ilp" && s.activation_memory_budget < 1) jobs = 1;
   }
   jobs = static_cast<unsigned>(std::min<size_t>(jobs, values.size()));
+  row_threads = jobs > 1 || asked_jobs == 1 ? 1 : 0;
   if (jobs <= 1) {
     for (size_t i = 0; i < values.size(); ++i) solve_row(i);
   } else {
