@@ -13,14 +13,14 @@ namespace pt {
 
 namespace {
 
-// Where the report's split starts to pay, well below the other stages'
-// kParallelNodes (issue 7): the report stage is the one whose halves are
-// large next to a thread's start and its malloc arena. Session 24, medians
-// of 25 runs, --threads 1 vs 2, report stage alone: linear_ce (63 nodes)
-// 0.43 vs 0.51 ms, sac_mlp (258) 0.72 vs 0.62, gpt2_dropout_l2 (540) 0.94
-// vs 0.73, resnet18 (1,428) 1.50 vs 1.00, gpt2_124m (2,403) 2.20 vs 1.41.
+// Where the report's split starts to pay for the whole process, well below
+// the other stages' kParallelNodes (issue 7): the report is the stage whose
+// halves are large next to a thread's start and its malloc arena. Session
+// 24, 300 alternating runs each, --report-json, median wall: gpt2_dropout_l2
+// (540 nodes) 5.58 ms on one thread vs 5.95 split, resnet18 (1,428) 7.69 vs
+// 7.83, gpt2_124m (2,403) 9.68 vs 9.38, gpt2_l24 (4,679) 16.10 vs 15.14.
 // The split costs CPU (the arena's fresh pages) for the wall time it saves.
-constexpr int64_t kParallelReportNodes = 500;
+constexpr int64_t kParallelReportNodes = 2'000;
 
 // The op classes partition_graph looked up for r (under the settings
 // whose op_classes `ops` are), or, for a result made without them, looked
