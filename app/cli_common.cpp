@@ -29,7 +29,7 @@ void add_load_options(CLI::App& app, ValidateOptions& limits) {
       ->type_name("N");
   app.add_option("--threads", limits.threads,
                  "Threads for large graphs: reading the file (from 32 MiB), parsing (from ~50,000 nodes), "
-                 "validation, preparation (CSE, the derived graph) and extraction (from 60,000 nodes) and the "
+                 "preparation (CSE, the derived graph) and extraction (from 60,000 nodes), validation and the "
                  "report's bandwidth model (from 2,000 nodes) split their work; "
                  "0 = every core (default), 1 = this thread only. Results do not depend on it")
       ->type_name("N");
