@@ -42,6 +42,15 @@ inline unsigned thread_count(unsigned threads) {
 // 4 KiB pages).
 inline constexpr int64_t kParallelNodes = 60'000;
 
+// The two stages with the most work per node, validation's node conversion
+// and the report's two passes, split from here on: their halves outweigh a
+// thread's start and its malloc arena from about 2,000 nodes, where the
+// other stages' do not (issue 7, docs/performance.md "Session 24").
+// Validation runs first, so it pays for the process's first thread and the
+// report's thread finds a stack and an arena ready; the two thresholds are
+// one for that reason.
+inline constexpr int64_t kParallelHeavyNodes = 2'000;
+
 // Whether a stage that splits in two uses a second thread: `threads` 0 from
 // `from_nodes` nodes on (kParallelNodes unless the stage measured its own)
 // where there is a second core, 1 never, 2 or more always (tests split small

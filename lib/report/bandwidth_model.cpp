@@ -13,15 +13,6 @@ namespace pt {
 
 namespace {
 
-// Where the report's split starts to pay for the whole process, well below
-// the other stages' kParallelNodes (issue 7): the report is the stage whose
-// halves are large next to a thread's start and its malloc arena. Session
-// 24, 300 alternating runs each, --report-json, median wall: gpt2_dropout_l2
-// (540 nodes) 5.58 ms on one thread vs 5.95 split, resnet18 (1,428) 7.69 vs
-// 7.83, gpt2_124m (2,403) 9.68 vs 9.38, gpt2_l24 (4,679) 16.10 vs 15.14.
-// The split costs CPU (the arena's fresh pages) for the wall time it saves.
-constexpr int64_t kParallelReportNodes = 2'000;
-
 // The op classes partition_graph looked up for r (under the settings
 // whose op_classes `ops` are), or, for a result made without them, looked
 // up here.
@@ -92,9 +83,14 @@ BandwidthEstimate estimate_passes(const Graph& prepared, const PartitionResult& 
   const std::vector<uint64_t> numel = value_numels(prepared);
   // The two passes read the graph and share nothing they write: the forward
   // is costed on a second thread while this one costs the backward (about
-  // two thirds of the work) from kParallelReportNodes nodes on. 10^6 nodes:
-  // report stage 2.9 -> 2.2 s on two cores. The estimate is the same either
-  // way; --threads 1 keeps it on one thread.
+  // two thirds of the work) from kParallelHeavyNodes nodes on (10^6 nodes:
+  // report stage 2.9 -> 2.2 s on two cores). Where the split starts to pay
+  // for the whole process (session 24, 300 alternating runs each,
+  // --report-json, median wall, the report alone split): gpt2_dropout_l2
+  // (540 nodes) 5.58 ms on one thread vs 5.95 split, resnet18 (1,428) 7.69
+  // vs 7.83, gpt2_124m (2,403) 9.68 vs 9.38, gpt2_l24 (4,679) 16.10 vs
+  // 15.14. The estimate is the same either way; --threads 1 keeps it on one
+  // thread.
   // with_both waits for the forward's part only, not for then_beside: at
   // 10^6 nodes the report's facts (0.2 s) then overlap the backward's peak
   // memory (0.15 s) instead of preceding it. Without a second thread the
@@ -117,7 +113,7 @@ BandwidthEstimate estimate_passes(const Graph& prepared, const PartitionResult& 
     forward_ready.wait();
     if (forward_done) around.with_both(out);
   };
-  run_side_by_side(split_in_two(threads, prepared.size(), kParallelReportNodes), forward, backward);
+  run_side_by_side(split_in_two(threads, prepared.size(), kParallelHeavyNodes), forward, backward);
   return out;
 }
 
