@@ -114,11 +114,18 @@ SweepResult run_sweep(const Graph& joint, const Settings& base, const std::strin
   std::optional<PrepareResult> prepared;
   if (!prepare_each) prepared = prepare(joint, base, jobs);  // jobs as --threads: 0 = every core
 
+  const unsigned asked_jobs = jobs;
+  if (jobs == 0) jobs = std::max(1u, std::thread::hardware_concurrency());
+  // GLPK (the ilp solver's backend) keeps global state: rows that may reach
+  // it run one at a time.
+  for (const auto& s : settings) {
+    if (s.activation_memory_budget_solver == "ilp" && s.activation_memory_budget < 1) jobs = 1;
+  }
+  jobs = static_cast<unsigned>(std::min<size_t>(jobs, values.size()));
   // Each row reads the shared graphs and writes only its own slot. Its own
   // stages split in two only when the rows run one at a time (as --threads
   // says): rows side by side already fill the cores.
-  const unsigned asked_jobs = jobs;
-  unsigned row_threads = 0;
+  const unsigned row_threads = jobs > 1 || asked_jobs == 1 ? 1 : 0;
   std::vector<SweepRow> rows(values.size());
   std::vector<std::exception_ptr> failures(values.size());
   auto solve_row = [&](size_t i) {
@@ -139,14 +146,6 @@ SweepResult run_sweep(const Graph& joint, const Settings& base, const std::strin
     }
     rows[i].value = values[i];
   };
-  if (jobs == 0) jobs = std::max(1u, std::thread::hardware_concurrency());
-  // GLPK (the ilp solver's backend) keeps global state: rows that may reach
-  // it run one at a time.
-  for (const auto& s : settings) {
-    if (s.activation_memory_budget_solver == "ilp" && s.activation_memory_budget < 1) jobs = 1;
-  }
-  jobs = static_cast<unsigned>(std::min<size_t>(jobs, values.size()));
-  row_threads = jobs > 1 || asked_jobs == 1 ? 1 : 0;
   if (jobs <= 1) {
     for (size_t i = 0; i < values.size(); ++i) solve_row(i);
   } else {
