@@ -46,7 +46,7 @@ int run_main_command(const MainOptions& o) {
   // Each output goes to its temporary as soon as it exists, so the
   // partition's bytes are freed before the report is built, and the JSON
   // report streams into its file; all are renamed into place together.
-  OutputBatch outputs;
+  OutputBatch outputs(o.limits.threads);
   if (!o.output.empty()) {
     if (*o.output_format == Format::Binary) {
       // The joint graph's nodes serialized in place and streamed to the file:

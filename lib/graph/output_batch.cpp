@@ -6,7 +6,6 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <streambuf>
 #include <string_view>
 #include <vector>
 
@@ -16,6 +15,8 @@
 #include <unistd.h>
 
 #include "graph/errors.h"
+#include "graph/fd_buffer.h"
+#include "graph/side_by_side.h"
 
 namespace pt {
 
@@ -46,84 +47,9 @@ std::pair<std::string, int> make_temporary(const std::string& path) {
   throw InputError(path + ": cannot create a temporary file: " + std::strerror(errno));
 }
 
-// Writes all of `data` to `fd`; false (errno set) when the system refuses.
-bool write_all(int fd, const char* data, size_t size) {
-  size_t done = 0;
-  while (done < size) {
-    const ssize_t n = ::write(fd, data + done, size - done);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return false;
-    }
-    done += static_cast<size_t>(n);
-  }
-  return true;
-}
-
-// A stream buffer over the temporary's descriptor. (An ofstream reopened
-// the file by name: one more open and close per output, 0.05-0.2 ms each
-// on the measured VM's ext4, issue 7.)
-class FdBuffer : public std::streambuf {
- public:
-  explicit FdBuffer(int fd) : fd_(fd), buffer_(64 * 1024) { setp(buffer_.data(), buffer_.data() + buffer_.size()); }
-  FdBuffer(const FdBuffer&) = delete;
-  FdBuffer& operator=(const FdBuffer&) = delete;
-  ~FdBuffer() override {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  // Flushes and closes the descriptor; false (errno in error()) on failure.
-  bool close() {
-    const bool flushed = sync() == 0;
-    const int fd = fd_;
-    fd_ = -1;
-    if (::close(fd) != 0 && flushed) error_ = errno;
-    return flushed && error_ == 0;
-  }
-  int error() const { return error_; }
-
- protected:
-  int sync() override { return drain() ? 0 : -1; }
-  int_type overflow(int_type c) override {
-    if (!drain()) return traits_type::eof();
-    if (!traits_type::eq_int_type(c, traits_type::eof())) {
-      *pptr() = traits_type::to_char_type(c);
-      pbump(1);
-    }
-    return traits_type::not_eof(c);
-  }
-  std::streamsize xsputn(const char* s, std::streamsize n) override {
-    if (n >= static_cast<std::streamsize>(buffer_.size())) {  // large pieces go straight through
-      if (!drain()) return 0;
-      if (!write_all(fd_, s, static_cast<size_t>(n))) {
-        record_error();
-        return 0;
-      }
-      return n;
-    }
-    return std::streambuf::xsputn(s, n);
-  }
-
- private:
-  bool drain() {
-    if (error_ != 0) return false;
-    const auto n = static_cast<size_t>(pptr() - pbase());
-    if (n > 0 && !write_all(fd_, pbase(), n)) {
-      record_error();
-      return false;
-    }
-    setp(buffer_.data(), buffer_.data() + buffer_.size());
-    return true;
-  }
-  void record_error() {
-    if (error_ == 0) error_ = errno != 0 ? errno : EIO;
-  }
-
-  int fd_;
-  std::vector<char> buffer_;
-  int error_ = 0;
-};
-
 }  // namespace
+
+OutputBatch::OutputBatch(unsigned threads) : background_writes_(thread_count(threads) > 1) {}
 
 OutputBatch::~OutputBatch() {
   for (const Pending& p : pending_) std::remove(p.temporary.c_str());
@@ -147,10 +73,11 @@ void OutputBatch::add(const std::string& path, std::string_view contents) {
 void OutputBatch::add(const std::string& path, const std::function<void(std::ostream&)>& write) {
   auto [temporary, fd] = make_temporary(path);
   pending_.push_back({temporary, path});  // removed by the destructor if anything below throws
-  FdBuffer buffer(fd);
+  FdBuffer buffer(fd, background_writes_);
   std::ostream out(&buffer);
   write(out);
-  if (!out.flush() || !buffer.close()) {
+  const bool flushed = static_cast<bool>(out.flush());
+  if (!buffer.close() || !flushed) {  // closed first: the writer joined before its error is read
     throw InputError(path + ": write failed: " + std::strerror(buffer.error() != 0 ? buffer.error() : EIO));
   }
 }

@@ -18,7 +18,9 @@ namespace pt {
 
 class OutputBatch {
  public:
-  OutputBatch() = default;
+  // `threads` is the --threads setting: where it allows a second thread,
+  // a streamed output's writes run beside its rendering (graph/fd_buffer.h).
+  explicit OutputBatch(unsigned threads = 0);
   OutputBatch(const OutputBatch&) = delete;
   OutputBatch& operator=(const OutputBatch&) = delete;
   ~OutputBatch();
@@ -34,6 +36,7 @@ class OutputBatch {
     std::string temporary, target;
   };
   std::vector<Pending> pending_;
+  bool background_writes_;
 };
 
 }  // namespace pt

@@ -5,6 +5,8 @@
 
 #include <csignal>
 #include <filesystem>
+#include <fstream>
+#include <stdexcept>
 #include <string>
 
 #include <sys/resource.h>
@@ -12,6 +14,7 @@
 
 #include "cli/tool_runner.h"
 #include "graph/errors.h"
+#include "graph/fd_buffer.h"
 #include "graph/output_batch.h"
 #include "graph/temp_dir.h"
 
@@ -53,6 +56,15 @@ class FileSizeLimit {
   rlimit old_{};
   void (*old_handler_)(int) = nullptr;
 };
+
+// This process's threads now (/proc/self/status).
+int threads_now() {
+  std::ifstream status("/proc/self/status");
+  for (std::string line; std::getline(status, line);) {
+    if (line.rfind("Threads:", 0) == 0) return std::stoi(line.substr(8));
+  }
+  return -1;
+}
 
 }  // namespace
 
@@ -172,4 +184,63 @@ TEST_CASE("outputs are created as new files are: mode 0666 less the umask") {
     CHECK(mode_of(file) == (0666 & ~mask));
     CHECK(mode_of(file + ".streamed") == (0666 & ~mask));
   }
+}
+
+TEST_CASE("a streamed output of several pieces is written beside its rendering, byte for byte") {
+  pt::test::TempDir dir;
+  const size_t piece = pt::FdBuffer::kPieceBytes;
+  const std::string big = sample_bytes(3 * piece + 12'345);  // one write larger than a piece
+  for (const unsigned threads : {1u, 2u}) {
+    CAPTURE(threads);
+    const std::string file = dir.file("streamed_" + std::to_string(threads) + ".bin");
+    const int before = threads_now();
+    int during_small = -1, during_large = -1;
+    std::string expected;
+    {
+      pt::OutputBatch batch(threads);
+      batch.add(file, [&](std::ostream& out) {
+        out.write(big.data(), 1000);  // less than a piece: no writer yet
+        during_small = threads_now();
+        for (int i = 0; i < 200'000; ++i) out << i << ',';
+        out.flush();  // every byte so far in the file; the writer stays
+        out.write(big.data(), static_cast<std::streamsize>(big.size()));
+        during_large = threads_now();
+        out << "end\n";
+      });
+      batch.commit();
+    }
+    expected = big.substr(0, 1000);
+    for (int i = 0; i < 200'000; ++i) expected += std::to_string(i) + ',';
+    expected += big + "end\n";
+    CHECK(pt::test::read_all(file) == expected);
+    CHECK(during_small == before);
+    CHECK(during_large == before + (threads > 1 ? 1 : 0));  // the writer, from the first full piece on
+    CHECK(threads_now() == before);                          // joined
+  }
+}
+
+TEST_CASE("a failing write on the writer thread, or a renderer that throws, leaves nothing behind") {
+  pt::test::TempDir dir;
+  const std::string big = sample_bytes(5 * pt::FdBuffer::kPieceBytes);
+  {
+    const FileSizeLimit limit(2 * pt::FdBuffer::kPieceBytes + 100);  // the third piece fails
+    pt::OutputBatch batch(2);
+    CHECK_THROWS_WITH_AS(batch.add(dir.file("large.json"),
+                                   [&](std::ostream& out) {
+                                     for (size_t at = 0; at < big.size(); at += 65'536) {
+                                       out.write(big.data() + at, 65'536);
+                                     }
+                                   }),
+                         doctest::Contains((dir.file("large.json") + ": write failed").c_str()), pt::InputError);
+  }
+  {
+    pt::OutputBatch batch(2);
+    CHECK_THROWS_WITH_AS(batch.add(dir.file("thrown.json"),
+                                   [&](std::ostream& out) {
+                                     out.write(big.data(), static_cast<std::streamsize>(big.size()));
+                                     throw std::runtime_error("renderer failed");
+                                   }),
+                         "renderer failed", std::runtime_error);
+  }
+  CHECK(files_in(dir.path()) == 0);
 }
