@@ -63,6 +63,37 @@ TEST_CASE("JsonWriter: nesting, empty containers, escapes and numbers, byte for 
         "}\n");
 }
 
+TEST_CASE("JsonWriter: a character to escape is found at every place of strings of every length to 48") {
+  // The scan reads 16 and 8 bytes a step with overlapping tails: a byte it
+  // missed would reach the document raw. Bytes from 0x7f up and spaces are
+  // written as they are.
+  auto written = [](const std::string& s) {
+    std::ostringstream out;
+    {
+      pt::JsonWriter w(out);
+      w.value(s);
+    }
+    return out.str();
+  };
+  for (size_t length = 1; length <= 48; ++length) {
+    for (size_t at = 0; at < length; ++at) {
+      for (const char c : {'"', '\\', '\n', '\x01', '\x1f', '\0'}) {
+        std::string s(length, 'a');
+        s[at] = c;
+        CAPTURE(length);
+        CAPTURE(at);
+        CHECK(written(s) == pt::JsonWriter::quoted(s));
+        CHECK(written(s) != "\"" + s + "\"");
+      }
+      for (const char c : {' ', '\x7f', '\x80', '\xff', '!', '#'}) {
+        std::string s(length, 'a');
+        s[at] = c;
+        CHECK(written(s) == "\"" + s + "\"");
+      }
+    }
+  }
+}
+
 TEST_CASE("JsonWriter: a document many times its buffer arrives whole and in order") {
   std::ostringstream out;
   std::string expected = "[";
