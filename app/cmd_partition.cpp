@@ -12,7 +12,6 @@
 #include "cmd_partition.h"
 #include "graph/graph_io.h"
 #include "graph/output_batch.h"
-#include "malloc_tuning.h"
 #include "partition/partition_bytes.h"
 #include "partition/partition_message.h"
 #include "pipeline/pipeline.h"
@@ -39,9 +38,13 @@ int run_main_command(const MainOptions& o) {
   StageTimer timer;
   // Nothing below reads the flow network's arcs or weights (the report
   // reads its bans and counts): free them before the outputs and the report
-  // allocate (~0.1 GB at 10^6 nodes). The counting is timed with the next stage.
+  // allocate (~0.1 GB at 10^6 nodes), which reuse those pages. The counting
+  // is timed with the next stage. (Handing the freed pages back to the
+  // kernel here, malloc_trim, kept the 10^6 peak at 538 MiB instead of
+  // 576, whatever glibc's layout, but the report then faulted them in
+  // again 4 KiB at a time: report stage 639 vs 554 ms, whole run 1.86 vs
+  // 1.72 s, 16 alternating runs; docs/performance.md "Session 25".)
   p.result.solution.network.release_arcs();
-  return_free_memory();  // malloc_tuning.h: the report's peak, whatever glibc's layout
 
   // Each output goes to its temporary as soon as it exists, so the
   // partition's bytes are freed before the report is built, and the JSON

@@ -48,15 +48,9 @@
 namespace {
 // What the constructor below decided, for the log (-vv).
 const char* g_state = "off (built without PT_HEAP_TUNING)";
-// Whether this process runs with the huge-page heap of a large graph.
-bool g_whole_heap = false;
 }  // namespace
 
 const char* pt::app::malloc_tuning_state() { return g_state; }
-
-void pt::app::return_free_memory() {
-  if (g_whole_heap) malloc_trim(0);
-}
 
 #if defined(PT_HEAP_TUNING)
 namespace {
@@ -167,7 +161,6 @@ __attribute__((constructor(101))) void tune_heap(int argc, char** argv, char** e
   if (setting && std::strcmp(setting, kReexecMarker) == 0 && tunables &&
       std::strstr(tunables, kHugeHeapTunables) == tunables) {
     g_state = "on (the whole heap on transparent huge pages: glibc.malloc.hugetlb=1 for a large graph)";
-    g_whole_heap = true;
     return;
   }
   if (tunables && std::strstr(tunables, "glibc.malloc.")) {
