@@ -4,14 +4,17 @@
 // outputs, logging flags, exit codes.
 #include <doctest/doctest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 
 #include <google/protobuf/struct.pb.h>
 #include <google/protobuf/util/json_util.h>
 #include <google/protobuf/util/message_differencer.h>
 
 #include "cli/tool_runner.h"
+#include "graph/fd_buffer.h"
 #include "graph/graph_io.h"
 
 namespace {
@@ -327,17 +330,29 @@ std::string own_pids_cgroup() {
   return "";
 }
 
+// Runs the tool with this process in a new v1 pids cgroup of `max` tasks
+// (the test, the tool and max - 2 more threads); the thread starts the limit
+// refused go to `refused`. Empty where no such cgroup can be made (root in a
+// container with the controller mounted, as this project's machines).
+std::optional<ToolResult> run_tool_with_pids_max(const std::vector<std::string>& args, int max, int64_t& refused) {
+  const std::string home = own_pids_cgroup();
+  const std::string limited = "/sys/fs/cgroup/pids/pt_commands_test_" + std::to_string(getpid());
+  if (home.empty() || !std::filesystem::create_directory(limited)) return std::nullopt;
+  const bool limited_ok = write_control(limited + "/pids.max", std::to_string(max)) &&
+                          write_control(limited + "/cgroup.procs", std::to_string(getpid()));
+  const ToolResult capped = limited_ok ? run_tool(args) : ToolResult{};
+  write_control(home + "/cgroup.procs", std::to_string(getpid()));
+  std::ifstream events(limited + "/pids.events");
+  std::string word;
+  events >> word >> refused;  // "max N": thread starts the limit refused
+  std::filesystem::remove(limited);
+  REQUIRE(limited_ok);
+  return capped;
+}
+
 }  // namespace
 
 TEST_CASE("with no thread to be had (a pids limit), a command runs its threads' work itself") {
-  // Runs where a v1 pids cgroup can be made (root in a container with the
-  // controller mounted, as this project's machines); elsewhere it says so.
-  const std::string home = own_pids_cgroup();
-  const std::string limited = "/sys/fs/cgroup/pids/pt_commands_test_" + std::to_string(getpid());
-  if (home.empty() || !std::filesystem::create_directory(limited)) {
-    MESSAGE("skipped: no v1 pids cgroup to limit threads in");
-    return;
-  }
   // gpt2_124m: rows of milliseconds, so the first thread is still at work
   // when the second is asked for (on tiny_mlp it could finish first, and
   // the limit then refused nothing).
@@ -347,19 +362,46 @@ TEST_CASE("with no thread to be had (a pids limit), a command runs its threads' 
   const ToolResult free_run = run_tool(sweep);
   // This process, the tool's and one thread: of --jobs 3's two threads one
   // cannot start. (Under LeakSanitizer the slot serves its exit-time tracer.)
-  const bool limited_ok = write_control(limited + "/pids.max", "3") &&
-                          write_control(limited + "/cgroup.procs", std::to_string(getpid()));
-  const ToolResult capped = limited_ok ? run_tool(sweep) : ToolResult{};
-  write_control(home + "/cgroup.procs", std::to_string(getpid()));
-  std::ifstream events(limited + "/pids.events");
-  std::string word;
   int64_t refused = 0;
-  events >> word >> refused;  // "max N": thread starts the limit refused
-  std::filesystem::remove(limited);
-  REQUIRE(limited_ok);
+  const auto capped = run_tool_with_pids_max(sweep, 3, refused);
+  if (!capped) {
+    MESSAGE("skipped: no v1 pids cgroup to limit threads in");
+    return;
+  }
   CHECK(free_run.exit_code == 0);
-  CHECK(capped.exit_code == 0);
-  CHECK(capped.err.empty());
-  CHECK(capped.out == free_run.out);
+  CHECK(capped->exit_code == 0);
+  CHECK(capped->err.empty());
+  CHECK(capped->out == free_run.out);
+  CHECK(refused >= 1);
+}
+
+TEST_CASE("with no thread to be had, a streamed output of several pieces is written on the caller's thread") {
+  // gpt2_l96's partition is ~3 MB as .pb, several of graph/fd_buffer.h's
+  // 1 MiB pieces: its writes would run on a thread of their own. Limited to
+  // the test and the tool, every thread the tool asks for is refused, the
+  // writer's among them. (Under the sanitizers the tool's exit-time leak
+  // check would need a slot too: it is off for this one run.)
+  TempDir dir;
+  const std::string input = std::string(PT_TEST_DIR) + "/corpus/scale/gpt2_l96.pb";
+  const ToolResult free_run = run_tool({"--input", input, "-o", dir.file("free.pb")});
+  const char* asan = std::getenv("ASAN_OPTIONS");
+  const std::string asan_before = asan ? asan : "";
+  setenv("ASAN_OPTIONS", (asan_before + ":detect_leaks=0").c_str(), 1);
+  int64_t refused = 0;
+  const auto capped = run_tool_with_pids_max({"--input", input, "-o", dir.file("capped.pb")}, 2, refused);
+  if (asan) {
+    setenv("ASAN_OPTIONS", asan_before.c_str(), 1);
+  } else {
+    unsetenv("ASAN_OPTIONS");
+  }
+  if (!capped) {
+    MESSAGE("skipped: no v1 pids cgroup to limit threads in");
+    return;
+  }
+  REQUIRE(free_run.exit_code == 0);
+  CHECK(capped->exit_code == 0);
+  CHECK(capped->err.empty());
+  CHECK(pt::test::read_all(dir.file("capped.pb")) == pt::test::read_all(dir.file("free.pb")));
+  CHECK(std::filesystem::file_size(dir.file("free.pb")) > 2 * pt::FdBuffer::kPieceBytes);
   CHECK(refused >= 1);
 }
