@@ -1,14 +1,15 @@
 // A stream buffer over an open file descriptor, for OutputBatch's streamed
 // outputs (the JSON report, the binary partition; an ofstream would reopen
-// the temporary by name, one more open and close per output). Bytes reach the file in
-// pieces of kPieceBytes. With `background` set, the write(2) calls run on a
-// thread of their own, started at the first full piece, while the caller
-// renders the next piece: at 10^6 nodes the kernel's writes of the 50 MB
-// JSON report took 78 of the 204 ms between the report model and the exit,
-// all on the one thread (issue 7, docs/performance.md "Session 25"). An
-// output smaller than a piece (gpt2_124m's 137 KB report) never starts the
-// thread. Where no thread can be had, the writes run here; the file's bytes
-// never depend on where they were written.
+// the temporary by name, one more open and close per output). Bytes reach
+// the file in pieces of kPieceBytes. With `background` set, the write(2)
+// calls run on a thread of their own, started at the first full piece,
+// while the caller renders the next piece: at 10^6 nodes the kernel's
+// writes of the 50 MB JSON report took 10-140 ms (as the page cache
+// allowed) on top of its rendering's 60-80, all on the one thread (issue
+// 7, docs/performance.md "Session 25"). An output smaller than a piece
+// (gpt2_124m's 137 KB report) never starts the thread. Where no thread can
+// be had, the writes run here; the file's bytes never depend on where they
+// were written.
 //
 // The first failing write's errno is kept; from then on the stream reports
 // failure (as a full disk does), and close() returns false.
