@@ -226,6 +226,33 @@ TEST_CASE("non-canonical records are re-serialized by protobuf, and read as it r
   }
 }
 
+TEST_CASE("a byte with its top bit anywhere in a string of any length to 40 makes the record non-canonical") {
+  // The ASCII check reads 8 and 4 bytes a step with overlapping tails: a
+  // byte it missed would skip protobuf's UTF-8 check. A name, an op target
+  // and a tensor's dtype (three strings at three depths), each alone.
+  const google::protobuf::LogSilencer quiet;  // protobuf logs each string that is not UTF-8
+  for (size_t length = 1; length <= 40; ++length) {
+    for (size_t at = 0; at <= length; ++at) {  // at == length: all ASCII
+      CAPTURE(length);
+      CAPTURE(at);
+      std::string text(length, 'a');
+      if (at < length) text[at] = static_cast<char>(at % 2 == 0 ? 0x80 : 0xff);
+      const bool ascii = at == length;
+      proto::Node name;
+      name.set_name(text);
+      CHECK(pt::wire::is_canonical_node(pt::serialize_node(name)) == ascii);
+      proto::Node target;
+      target.set_name("n");
+      target.set_target(text);
+      CHECK(pt::wire::is_canonical_node(pt::serialize_node(target)) == ascii);
+      proto::Node dtype;
+      dtype.set_name("n");
+      dtype.mutable_val()->mutable_tensor()->set_dtype(text);
+      CHECK(pt::wire::is_canonical_node(pt::serialize_node(dtype)) == ascii);
+    }
+  }
+}
+
 TEST_CASE("invalid records are rejected as protobuf rejects them") {
   const google::protobuf::LogSilencer quiet;
   const std::vector<std::string> invalid = {
