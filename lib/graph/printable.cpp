@@ -1,8 +1,9 @@
 #include "graph/printable.h"
 
+#include "graph/word_scan.h"
+
 #include <cstdint>
 #include <cstdio>
-#include <cstring>
 
 namespace pt {
 
@@ -32,40 +33,18 @@ std::string hex_escape(uint8_t b) {
 
 }  // namespace
 
-// Every node's name is asked (name_scan.cpp): 8 bytes a step, the tail as
-// one more load that overlaps the last step (4 bytes, two overlapping
-// loads, for names of 4-7 bytes). A byte b is a control character when
-// b & 0xe0 is zero (below 0x20) or b ^ 0x7f is (DEL); the zero-byte test
-// never fires on a word without a zero byte.
+// Every node's name is asked (name_scan.cpp), a word at a time. A byte b is
+// a control character when b & 0xe0 is zero (below 0x20) or b ^ 0x7f is
+// (DEL).
 bool has_control_character(std::string_view text) {
-  const char* p = text.data();
-  const size_t n = text.size();
-  auto control_in_8 = [](const char* at) {
-    constexpr uint64_t kOnes = 0x0101010101010101ULL;
-    uint64_t w;
-    std::memcpy(&w, at, 8);
-    auto zero_bytes = [](uint64_t v) { return (v - kOnes) & ~v & (0x80 * kOnes); };
-    return (zero_bytes(w & (0xe0 * kOnes)) | zero_bytes(w ^ (0x7f * kOnes))) != 0;
-  };
-  auto control_in_4 = [](const char* at) {
-    constexpr uint32_t kOnes = 0x01010101u;
-    uint32_t w;
-    std::memcpy(&w, at, 4);
-    auto zero_bytes = [](uint32_t v) { return (v - kOnes) & ~v & (0x80 * kOnes); };
-    return (zero_bytes(w & (0xe0 * kOnes)) | zero_bytes(w ^ (0x7f * kOnes))) != 0;
-  };
-  if (n >= 8) {
-    for (size_t i = 0; i + 8 <= n; i += 8) {
-      if (control_in_8(p + i)) return true;
-    }
-    return control_in_8(p + n - 8);
-  }
-  if (n >= 4) return control_in_4(p) || control_in_4(p + n - 4);
-  for (size_t i = 0; i < n; ++i) {
-    const auto b = static_cast<uint8_t>(p[i]);
-    if (b < 0x20 || b == 0x7f) return true;
-  }
-  return false;
+  using namespace word_scan;
+  return any_word(
+      text,
+      [](auto w) {
+        using Word = decltype(w);
+        return (zero_bytes<Word>(w & bytes_of<Word>(0xe0)) | zero_bytes<Word>(w ^ bytes_of<Word>(0x7f))) != 0;
+      },
+      [](uint8_t b) { return b < 0x20 || b == 0x7f; });
 }
 
 std::string printable(std::string_view text, size_t max_bytes) {

@@ -1,9 +1,9 @@
 #include "graph/wire_canonical.h"
 
 #include <cstdint>
-#include <cstring>
 
 #include "graph/wire.h"
+#include "graph/word_scan.h"
 
 namespace pt::wire {
 
@@ -57,32 +57,11 @@ PT_WIRE_INLINE bool read_payload(const char*& p, const char* end, std::string_vi
   return true;
 }
 
-// A string is ASCII when no byte has its top bit. Eight bytes a step, and
-// the tail as one more load that overlaps the last step (four bytes, two
-// overlapping loads, for strings of 4-7 bytes): names, targets and dtypes
-// are 5-40 bytes, and a byte loop for each tail was a fifth of the check.
+// A string is ASCII when no byte has its top bit (a word at a time).
 bool ascii(std::string_view s) {
-  const char* p = s.data();
-  const size_t n = s.size();
-  auto word = [](const char* at) {
-    uint64_t w;
-    std::memcpy(&w, at, 8);
-    return w;
-  };
-  auto half = [](const char* at) {
-    uint32_t w;
-    std::memcpy(&w, at, 4);
-    return w;
-  };
-  if (n >= 8) {
-    uint64_t high = word(p + n - 8);
-    for (size_t i = 0; i + 8 <= n; i += 8) high |= word(p + i);
-    return (high & 0x8080808080808080ull) == 0;
-  }
-  if (n >= 4) return ((half(p) | half(p + n - 4)) & 0x80808080u) == 0;
-  uint32_t high = 0;
-  for (size_t i = 0; i < n; ++i) high |= static_cast<uint8_t>(p[i]);
-  return (high & 0x80u) == 0;
+  using namespace word_scan;
+  return !any_word(
+      s, [](auto w) { return (w & bytes_of<decltype(w)>(0x80)) != 0; }, [](uint8_t b) { return b >= 0x80; });
 }
 
 // A singular field's number must be above the previous field's; a

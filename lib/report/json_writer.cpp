@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "graph/word_scan.h"
 #include "report/human_units.h"
 
 namespace pt {
@@ -17,20 +18,8 @@ namespace {
 // instead of building a std::string per string and going through operator<<
 // per character or per number (issue 7).
 
-// Whether any of the 8 bytes at p is a control character, '"' or '\\'.
-bool escape_in_8(const char* p) {
-  constexpr uint64_t kOnes = 0x0101010101010101ULL;
-  constexpr uint64_t kHigh = 0x8080808080808080ULL;
-  // Nonzero exactly when some byte of `w` is zero (the classic test; it
-  // never fires on a word without a zero byte).
-  auto zero_bytes = [](uint64_t w) { return (w - kOnes) & ~w & kHigh; };
-  uint64_t w = 0;
-  std::memcpy(&w, p, 8);
-  // A byte b is below 0x20 exactly when b & 0xe0 is zero.
-  return (zero_bytes(w & (0xe0 * kOnes)) | zero_bytes(w ^ ('"' * kOnes)) | zero_bytes(w ^ ('\\' * kOnes))) != 0;
-}
-
-// The same for 16 bytes, in GCC's portable vector types (SSE2 on x86-64).
+// Whether any of the 16 bytes at p is a control character, '"' or '\\', in
+// GCC's portable vector types (SSE2 on x86-64).
 bool escape_in_16(const char* p) {
   using Bytes = unsigned char __attribute__((vector_size(16)));
   using Words = uint64_t __attribute__((vector_size(16)));
@@ -44,11 +33,11 @@ bool escape_in_16(const char* p) {
 
 // The strings are names, op targets and save reasons (5-130 bytes; a
 // 10^6-node report has 10^5 saved values, each with its reason). Sixteen
-// bytes a step, and the tail as one more load that overlaps the last step
-// (8 bytes: two overlapping loads), so no string ends byte by byte: an
-// 8-byte scan with a byte loop for the tail was 41% of a 10^5-node JSON
-// report's instructions (callgrind; a byte-by-byte scan was a third of
-// writing a report before that).
+// bytes a step, the tail as one more load that overlaps the last step;
+// strings under 16 bytes a word at a time (word_scan.h). An 8-byte scan
+// with a byte loop for the tail was 41% of a 10^5-node JSON report's
+// instructions (callgrind; a byte-by-byte scan was a third of writing a
+// report before that).
 bool needs_escape(std::string_view s) {
   const char* p = s.data();
   const size_t n = s.size();
@@ -58,12 +47,16 @@ bool needs_escape(std::string_view s) {
     }
     return escape_in_16(p + n - 16);
   }
-  if (n >= 8) return escape_in_8(p) || escape_in_8(p + n - 8);
-  for (size_t i = 0; i < n; ++i) {
-    const char c = p[i];
-    if (c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20) return true;
-  }
-  return false;
+  using namespace word_scan;
+  return any_word(
+      s,
+      [](auto w) {
+        using Word = decltype(w);
+        // A byte b is below 0x20 exactly when b & 0xe0 is zero.
+        return (zero_bytes<Word>(w & bytes_of<Word>(0xe0)) | zero_bytes<Word>(w ^ bytes_of<Word>('"')) |
+                zero_bytes<Word>(w ^ bytes_of<Word>('\\'))) != 0;
+      },
+      [](uint8_t b) { return b == '"' || b == '\\' || b < 0x20; });
 }
 
 template <typename Int>
