@@ -1,9 +1,9 @@
 #include "graph/printable.h"
 
-#include "graph/word_scan.h"
-
 #include <cstdint>
 #include <cstdio>
+
+#include "graph/word_scan.h"
 
 namespace pt {
 
