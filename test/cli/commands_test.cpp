@@ -332,12 +332,16 @@ std::string own_pids_cgroup() {
 
 // Runs the tool with this process in a new v1 pids cgroup of `max` tasks
 // (the test, the tool and max - 2 more threads); the thread starts the limit
-// refused go to `refused`. Empty where no such cgroup can be made (root in a
-// container with the controller mounted, as this project's machines).
+// refused go to `refused`. Where no such cgroup can be made (it needs root
+// in a container with the controller mounted, as this project's machines)
+// it says so and returns nothing: the case is skipped.
 std::optional<ToolResult> run_tool_with_pids_max(const std::vector<std::string>& args, int max, int64_t& refused) {
   const std::string home = own_pids_cgroup();
   const std::string limited = "/sys/fs/cgroup/pids/pt_commands_test_" + std::to_string(getpid());
-  if (home.empty() || !std::filesystem::create_directory(limited)) return std::nullopt;
+  if (home.empty() || !std::filesystem::create_directory(limited)) {
+    MESSAGE("skipped: no v1 pids cgroup to limit threads in");
+    return std::nullopt;
+  }
   const bool limited_ok = write_control(limited + "/pids.max", std::to_string(max)) &&
                           write_control(limited + "/cgroup.procs", std::to_string(getpid()));
   const ToolResult capped = limited_ok ? run_tool(args) : ToolResult{};
@@ -364,10 +368,7 @@ TEST_CASE("with no thread to be had (a pids limit), a command runs its threads' 
   // cannot start. (Under LeakSanitizer the slot serves its exit-time tracer.)
   int64_t refused = 0;
   const auto capped = run_tool_with_pids_max(sweep, 3, refused);
-  if (!capped) {
-    MESSAGE("skipped: no v1 pids cgroup to limit threads in");
-    return;
-  }
+  if (!capped) return;  // skipped, as the helper said
   CHECK(free_run.exit_code == 0);
   CHECK(capped->exit_code == 0);
   CHECK(capped->err.empty());
@@ -394,10 +395,7 @@ TEST_CASE("with no thread to be had, a streamed output of several pieces is writ
   } else {
     unsetenv("ASAN_OPTIONS");
   }
-  if (!capped) {
-    MESSAGE("skipped: no v1 pids cgroup to limit threads in");
-    return;
-  }
+  if (!capped) return;  // skipped, as the helper said
   REQUIRE(free_run.exit_code == 0);
   CHECK(capped->exit_code == 0);
   CHECK(capped->err.empty());
