@@ -5,6 +5,8 @@
 
 #include <unistd.h>
 
+#include "graph/thread_placement.h"
+
 namespace pt {
 
 bool write_all(int fd, const char* data, size_t size) {
@@ -91,6 +93,7 @@ bool FdBuffer::start_writer() {
   spare_ = std::make_unique_for_overwrite<char[]>(kPieceBytes);
   try {
     writer_ = std::thread([this] { write_loop(); });
+    place_beside_caller(writer_.native_handle());
     return true;
   } catch (const std::system_error&) {
     return false;  // no thread to be had (a container's pids limit): write here

@@ -24,6 +24,8 @@
 #include <system_error>
 #include <thread>
 
+#include "graph/thread_placement.h"
+
 namespace pt {
 
 // The `threads` setting (--threads N) as a count: 0 is every core.
@@ -77,6 +79,7 @@ void run_side_by_side(bool parallel, const Beside& beside, const Here& here) {
           beside_error = std::current_exception();
         }
       });
+      place_beside_caller(worker->native_handle());
     } catch (const std::system_error&) {
       beside();  // no thread to be had: here, first
     }
@@ -100,6 +103,7 @@ void run_parts(size_t count, const Part& part) {
     for (size_t k = 1; k < count; ++k) {
       try {
         workers.emplace_back(run, k);
+        place_beside_caller(workers.back().native_handle());
       } catch (const std::system_error&) {
         run(k);  // no thread to be had: this part here
       }

@@ -11,6 +11,7 @@
 
 #include "budget/runtime_estimate.h"
 #include "graph/errors.h"
+#include "graph/thread_placement.h"
 #include "partition/partitioner.h"
 #include "prepare/prepare.h"
 #include "report/bandwidth_model.h"
@@ -158,6 +159,7 @@ SweepResult run_sweep(const Graph& joint, const Settings& base, const std::strin
       for (unsigned t = 1; t < jobs; ++t) {
         try {
           workers.emplace_back(take_rows);
+          place_beside_caller(workers.back().native_handle());
         } catch (const std::system_error&) {
           break;  // no more threads to be had (a container's pids limit): fewer share the rows
         }
