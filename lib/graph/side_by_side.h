@@ -44,21 +44,23 @@ inline unsigned thread_count(unsigned threads) {
 // 4 KiB pages).
 inline constexpr int64_t kParallelNodes = 60'000;
 
-// The two stages with the most work per node, validation's node conversion
-// and the report's two passes, split from here on: their halves outweigh a
-// thread's start and its malloc arena from about 2,000 nodes, where the
-// other stages' do not (issue 7, docs/performance.md "Session 24").
-// Validation runs first, so it pays for the process's first thread and the
-// report's thread finds a stack and an arena ready; the two thresholds are
-// one for that reason.
-inline constexpr int64_t kParallelHeavyNodes = 2'000;
+// Validation's node conversion and the report's two passes, the stages with
+// the most work per node, split from 2,000 nodes in sessions 24-25, where
+// their halves outweighed a thread's start on this 2-core VM then
+// (gpt2_124m 9.94 -> 8.71 ms). Session 26 measured the opposite on the same
+// kind of VM (Linux 6.18): gpt2_124m 8.04 ms with --threads 1 against 9.58
+// split (pair ratio 0.874, 100 alternating runs, threads already placed
+// beside their caller, thread_placement.h), gpt2_l24 0.926, gpt2_l96 (18,400
+// nodes) 0.951, 10^4 generated nodes 15.4 vs 14.1 ms: below the huge-page
+// heap a second thread's arena comes in 4 KiB pages and a vCPU's wake-up
+// costs 0.1-0.3 ms. They now split from kParallelNodes like every stage
+// (docs/performance.md, "Session 26"); --threads 2 splits any graph.
 
 // Whether a stage that splits in two uses a second thread: `threads` 0 from
-// `from_nodes` nodes on (kParallelNodes unless the stage measured its own)
-// where there is a second core, 1 never, 2 or more always (tests split small
-// graphs so).
-inline bool split_in_two(unsigned threads, int64_t nodes, int64_t from_nodes = kParallelNodes) {
-  return threads == 0 ? nodes >= from_nodes && std::thread::hardware_concurrency() > 1 : threads > 1;
+// kParallelNodes nodes on where there is a second core, 1 never, 2 or more
+// always (tests split small graphs so).
+inline bool split_in_two(unsigned threads, int64_t nodes) {
+  return threads == 0 ? nodes >= kParallelNodes && std::thread::hardware_concurrency() > 1 : threads > 1;
 }
 
 template <class Beside, class Here>

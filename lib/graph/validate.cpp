@@ -118,12 +118,13 @@ class Validator {
 
   // Every node, in index order. Why threads: add_node is 80% of validation;
   // each node reads only its own record and the finished name index. From
-  // 2 x ValidateOptions::min_nodes_per_thread nodes (kParallelHeavyNodes),
+  // 2 x ValidateOptions::min_nodes_per_thread nodes (kParallelNodes), up to
   // one range per core (ordered_ranges.h: the error reported is the lowest
-  // node's, as in one pass). Session 24, gpt2_124m (2,403 nodes), 40 runs:
-  // validate 1.96 -> 1.65 ms, the report after it 1.67 -> 1.42; 250
-  // alternating whole runs 10.67 -> 10.26 ms, gpt2_l24 15.35 -> 14.48.
-  // Smaller graphs, or `threads` = 1: one pass here.
+  // node's, as in one pass). Sessions 24-25 split from 2,000 nodes
+  // (gpt2_124m validate 1.96 -> 1.65 ms then); session 26 measured whole
+  // runs slower split below ~20,000 nodes on the same kind of VM
+  // (side_by_side.h has the figures). Smaller graphs, or `threads` = 1: one
+  // pass here.
   void add_nodes(int count) {
     g_.nodes.resize(static_cast<size_t>(count));
     const unsigned cores = thread_count(options_.threads);

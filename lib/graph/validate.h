@@ -29,12 +29,12 @@ struct ValidateOptions {
   // joint graph without tangents and gradients has an empty backward).
   bool allow_output_only = false;
   // Nodes are converted on up to `threads` threads (0: every core), each
-  // taking at least `min_nodes_per_thread` nodes: below kParallelHeavyNodes
+  // taking at least `min_nodes_per_thread` nodes: below kParallelNodes
   // a single pass (side_by_side.h says why). Output and errors do not depend
   // on either; tests lower the minimum to split small graphs.
   // load_graph_file parses on `threads` too (the CLI's --threads).
   unsigned threads = 0;
-  int64_t min_nodes_per_thread = kParallelHeavyNodes / 2;
+  int64_t min_nodes_per_thread = kParallelNodes / 2;
 };
 
 Graph validate(GraphRecords graph, const std::string& source, const ValidateOptions& options = {});

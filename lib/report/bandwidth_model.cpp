@@ -83,14 +83,12 @@ BandwidthEstimate estimate_passes(const Graph& prepared, const PartitionResult& 
   const std::vector<uint64_t> numel = value_numels(prepared);
   // The two passes read the graph and share nothing they write: the forward
   // is costed on a second thread while this one costs the backward (about
-  // two thirds of the work) from kParallelHeavyNodes nodes on (10^6 nodes:
-  // report stage 2.9 -> 2.2 s on two cores). Where the split starts to pay
-  // for the whole process (session 24, 300 alternating runs each,
-  // --report-json, median wall, the report alone split): gpt2_dropout_l2
-  // (540 nodes) 5.58 ms on one thread vs 5.95 split, resnet18 (1,428) 7.69
-  // vs 7.83, gpt2_124m (2,403) 9.68 vs 9.38, gpt2_l24 (4,679) 16.10 vs
-  // 15.14. The estimate is the same either way; --threads 1 keeps it on one
-  // thread.
+  // two thirds of the work) from kParallelNodes nodes on (10^6 nodes:
+  // report stage 2.9 -> 2.2 s on two cores). Session 24 split it from 2,000
+  // nodes (gpt2_124m 9.68 -> 9.38 ms then); session 26 measured small graphs
+  // slower split on the same kind of VM (side_by_side.h has the figures).
+  // The estimate is the same either way; --threads 1 keeps it on one thread,
+  // --threads 2 splits any graph.
   // with_both waits for the forward's part only, not for then_beside: at
   // 10^6 nodes the report's facts (0.2 s) then overlap the backward's peak
   // memory (0.15 s) instead of preceding it. Without a second thread the
@@ -113,7 +111,7 @@ BandwidthEstimate estimate_passes(const Graph& prepared, const PartitionResult& 
     forward_ready.wait();
     if (forward_done) around.with_both(out);
   };
-  run_side_by_side(split_in_two(threads, prepared.size(), kParallelHeavyNodes), forward, backward);
+  run_side_by_side(split_in_two(threads, prepared.size()), forward, backward);
   return out;
 }
 
