@@ -7,7 +7,8 @@
 // two then took 6.8-7.0 ms instead of 3.5. A whole gpt2_124m run was 13%
 // faster with --threads 1 than with its two splits (validation's node
 // ranges, the report's passes), and so were gpt2_l24-l96 (docs/performance.md,
-// "Session 26").
+// "Session 26"). Placed, those splits still did not pay below ~20,000
+// nodes, so they now start at kParallelNodes like the rest (side_by_side.h).
 //
 // place_beside_caller asks the kernel to move a thread that was just started
 // to one of the process's other allowed cores, then gives it back every
