@@ -266,6 +266,14 @@ ForwardPeak simulate_forward_peak(const Graph& g, const Classification& c, const
 PeakMemory simulate_backward_peak(const Graph& g, const Classification& c, const Extraction& e,
                                   const NodeOpClasses& node_ops, const Materialized& materialized,
                                   const ForwardPeak& forward) {
+  return simulate_backward_peak(g, c, e, node_ops, materialized, materialized.backward,
+                                materialized.backward_realized, materialized.backward_kernel, forward);
+}
+
+PeakMemory simulate_backward_peak(const Graph& g, const Classification& c, const Extraction& e,
+                                  const NodeOpClasses& node_ops, const Materialized& rules, const Flags& stored,
+                                  const Flags& realized, const std::vector<int32_t>& kernel,
+                                  const ForwardPeak& forward) {
   const NodeId count = g.size();
   PeakMemory m;
   const PassSimulation sim{g, node_ops};
@@ -279,7 +287,7 @@ PeakMemory simulate_backward_peak(const Graph& g, const Classification& c, const
   std::vector<NodeId> bw_order = e.bw_inputs();
   Flags bw_input(count, false);
   for (NodeId id : bw_order) bw_input[id] = true;
-  append_backward_order(g, e, bw_input, materialized.order_from_first_tangent_reader, bw_order);
+  append_backward_order(g, e, bw_input, rules.order_from_first_tangent_reader, bw_order);
   Flags bw_retained(count, false);
   for (NodeId id : c.bwd_outputs) {
     if (id != kNoNode) bw_retained[id] = true;
@@ -293,8 +301,8 @@ PeakMemory simulate_backward_peak(const Graph& g, const Classification& c, const
   std::string bw_at = bw_order.empty() ? "" : std::string(g[bw_order.front()].name);
   Flags recomputed(count, false);
   for (NodeId id : e.recomputed) recomputed[id] = true;
-  sim.run(bw_order, bw_input, bw_retained, materialized.backward, materialized.backward_realized, materialized,
-          materialized.backward_kernel, recomputed, live, m.backward_peak_bytes, bw_at);
+  sim.run(bw_order, bw_input, bw_retained, stored, realized, rules, kernel, recomputed, live, m.backward_peak_bytes,
+          bw_at);
 
   if (m.backward_peak_bytes > m.forward_peak_bytes) {
     m.peak_bytes = m.backward_peak_bytes;

@@ -85,5 +85,13 @@ ForwardPeak simulate_forward_peak(const Graph& g, const Classification& c, const
 PeakMemory simulate_backward_peak(const Graph& g, const Classification& c, const Extraction& e,
                                   const NodeOpClasses& node_ops, const Materialized& materialized,
                                   const ForwardPeak& forward);
+// The backward half with the backward's masks given apart from `rules`
+// (whose backward fields it ignores): for a caller that reads them from
+// fusion groups still in use on another thread (report/bandwidth_model.cpp).
+// `kernel` empty: each value allocated at its own node.
+PeakMemory simulate_backward_peak(const Graph& g, const Classification& c, const Extraction& e,
+                                  const NodeOpClasses& node_ops, const Materialized& rules, const Flags& stored,
+                                  const Flags& realized, const std::vector<int32_t>& kernel,
+                                  const ForwardPeak& forward);
 
 }  // namespace pt

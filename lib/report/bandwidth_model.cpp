@@ -3,6 +3,7 @@
 #include <functional>
 #include <latch>
 #include <memory>
+#include <optional>
 #include <utility>
 
 #include "graph/side_by_side.h"
@@ -51,18 +52,18 @@ struct CountDownOnExit {
   ~CountDownOnExit() { latch.count_down(); }
 };
 
-// What runs beside the two passes' costing (estimate_bandwidth_and_peak's
+// What runs around the two passes' costing (estimate_bandwidth_and_peak's
 // use; each may be empty):
-//   with_forward(forward): where the forward was costed (its thread), at once;
-//   then_beside(): there too, afterwards, while with_both runs;
-//   with_both(estimate): where the backward was costed, once it and
-//     with_forward are done (skipped where the forward threw: that
-//     exception is rethrown when both are done); it may borrow the
-//     estimate's arrays if it gives them back.
+//   with_forward(forward): on the caller's thread, once the forward is costed;
+//   with_backward_groups(groups): there too, afterwards, once the backward's
+//     kernels are grouped (skipped where grouping threw: that exception is
+//     rethrown when both threads are done); it reads the groups while the
+//     other thread costs them;
+//   then_beside(): on the other thread, once the backward is costed.
 struct AroundPasses {
   std::function<void(const PassEstimate&)> with_forward;
+  std::function<void(const FusionGroups&)> with_backward_groups;
   std::function<void()> then_beside;
-  std::function<void(BandwidthEstimate&)> with_both;
 };
 
 // estimate_bandwidth's work.
@@ -81,37 +82,45 @@ BandwidthEstimate estimate_passes(const Graph& prepared, const PartitionResult& 
   }
   // Looked up once per node for both passes.
   const std::vector<uint64_t> numel = value_numels(prepared);
-  // The two passes read the graph and share nothing they write: the forward
-  // is costed on a second thread while this one costs the backward (about
-  // two thirds of the work) from kParallelNodes nodes on (10^6 nodes:
-  // report stage 2.9 -> 2.2 s on two cores). Session 24 split it from 2,000
-  // nodes (gpt2_124m 9.68 -> 9.38 ms then); session 26 measured small graphs
-  // slower split on the same kind of VM (side_by_side.h has the figures).
-  // The estimate is the same either way; --threads 1 keeps it on one thread,
-  // --threads 2 splits any graph.
-  // with_both waits for the forward's part only, not for then_beside: at
-  // 10^6 nodes the report's facts (0.2 s) then overlap the backward's peak
-  // memory (0.15 s) instead of preceding it. Without a second thread the
-  // forward runs first (run_side_by_side), so the wait returns at once.
-  std::latch forward_ready(1);
-  bool forward_done = false;
-  auto forward = [&] {
+  // The two passes read the graph and share nothing they write: the
+  // backward (about two thirds of the work) is costed on a second thread
+  // while this one costs the forward, from kParallelNodes nodes on (10^6
+  // nodes: report stage 2.9 -> 2.2 s on two cores). Session 24 split it
+  // from 2,000 nodes (gpt2_124m 9.68 -> 9.38 ms then); session 26 measured
+  // small graphs slower split on the same kind of VM (side_by_side.h has
+  // the figures). The estimate is the same either way; --threads 1 keeps
+  // it on one thread, --threads 2 splits any graph.
+  // The backward's peak memory needs its kernels' groups, not their costs:
+  // this thread simulates it from the groups while the other costs them,
+  // and the report's facts follow there. At 10^6 nodes the backward's
+  // costing and peak simulation took 450-550 ms one after the other while
+  // the forward's side was done after 290-450 ms; split this way the
+  // report stage went 549 -> 470 ms (medians of 10 alternating runs).
+  // Without a second thread the backward's part runs first
+  // (run_side_by_side), so the wait below returns at once.
+  std::optional<FusionGroups> backward_groups;
+  std::latch grouped(1);
+  auto backward = [&] {
     {
-      const CountDownOnExit ready{forward_ready};
-      out.forward = cost_pass(prepared, e.forward, fw_outputs, node_ops, numel, device, o, {});
-      if (around.with_forward) around.with_forward(out.forward);
-      forward_done = true;
+      const CountDownOnExit done{grouped};
+      backward_groups.emplace(group_kernels(prepared, e.backward, r.classification.bwd_outputs, node_ops, numel, o,
+                                            e.recomputed));
     }
+    out.backward = cost_kernels(prepared, *backward_groups, node_ops, numel, device, o);
     if (around.then_beside) around.then_beside();
   };
-  auto backward = [&] {
-    out.backward =
-        cost_pass(prepared, e.backward, r.classification.bwd_outputs, node_ops, numel, device, o, e.recomputed);
-    if (!around.with_both) return;
-    forward_ready.wait();
-    if (forward_done) around.with_both(out);
+  auto forward = [&] {
+    out.forward = cost_pass(prepared, e.forward, fw_outputs, node_ops, numel, device, o, {});
+    if (around.with_forward) around.with_forward(out.forward);
+    if (!around.with_backward_groups) return;
+    grouped.wait();
+    if (backward_groups) around.with_backward_groups(*backward_groups);
   };
-  run_side_by_side(split_in_two(threads, prepared.size()), forward, backward);
+  run_side_by_side(split_in_two(threads, prepared.size()), backward, forward);
+  // Moved, not copied, as cost_pass does.
+  out.backward.stored = std::move(backward_groups->stored);
+  out.backward.realized = std::move(backward_groups->realized);
+  out.backward.kernel = std::move(backward_groups->kernel);
   return out;
 }
 
@@ -128,33 +137,6 @@ PeakMemory fused_peak_memory(const Graph& prepared, const PartitionResult& r, co
                               both_materialized(bw, o));
 }
 
-// The backward's masks, borrowed from its estimate for the backward half of
-// the peak simulation (which reads no forward field) and given back after:
-// copies of them and of the forward's were 8 bytes a node at the moment
-// that sets the report's peak memory (10^6 nodes: 7 MB).
-class BorrowedBackward {
- public:
-  BorrowedBackward(PassEstimate& backward, const BandwidthOptions& o)
-      : backward_(backward), m_(materialized_rules(o)), kernel_borrowed_(o.allocate_at_kernel_launch) {
-    m_.backward = std::move(backward.stored);
-    m_.backward_realized = std::move(backward.realized);
-    if (kernel_borrowed_) m_.backward_kernel = std::move(backward.kernel);
-  }
-  ~BorrowedBackward() {
-    backward_.stored = std::move(m_.backward);
-    backward_.realized = std::move(m_.backward_realized);
-    if (kernel_borrowed_) backward_.kernel = std::move(m_.backward_kernel);
-  }
-  BorrowedBackward(const BorrowedBackward&) = delete;
-  BorrowedBackward& operator=(const BorrowedBackward&) = delete;
-  const Materialized& materialized() const { return m_; }
-
- private:
-  PassEstimate& backward_;
-  Materialized m_;
-  bool kernel_borrowed_;
-};
-
 BandwidthAndPeak estimate_bandwidth_and_peak(const Graph& prepared, const PartitionResult& r, const OpClasses& ops,
                                              const Device& device, const BandwidthOptions& o, unsigned threads,
                                              const std::function<void()>& beside) {
@@ -166,12 +148,13 @@ BandwidthAndPeak estimate_bandwidth_and_peak(const Graph& prepared, const Partit
   around.with_forward = [&](const PassEstimate& f) {
     forward = simulate_forward_peak(prepared, r.classification, r.extraction, node_ops, forward_materialized(f, o));
   };
-  around.then_beside = beside;
-  around.with_both = [&](BandwidthEstimate& both) {
-    const BorrowedBackward borrowed(both.backward, o);
-    out.memory =
-        simulate_backward_peak(prepared, r.classification, r.extraction, node_ops, borrowed.materialized(), forward);
+  around.with_backward_groups = [&](const FusionGroups& groups) {
+    static const std::vector<int32_t> kAtEachNode;
+    out.memory = simulate_backward_peak(prepared, r.classification, r.extraction, node_ops, materialized_rules(o),
+                                        groups.stored, groups.realized,
+                                        o.allocate_at_kernel_launch ? groups.kernel : kAtEachNode, forward);
   };
+  around.then_beside = beside;
   out.bandwidth = estimate_passes(prepared, r, node_ops, device, o, threads, around);
   return out;
 }

@@ -95,7 +95,7 @@ PassEstimate estimate_pass(const Graph& g, const Subgraph& pass, const std::vect
 // values and symbols, the backward its gradients. `ops` are the op classes
 // of the settings r was partitioned with; r.node_ops, the per-node lookup
 // partition_graph made of them, is used when r carries it. `threads` (split_in_two,
-// graph/side_by_side.h) says whether the forward is costed on a second
+// graph/side_by_side.h) says whether the backward is costed on a second
 // thread; the estimate does not depend on it.
 BandwidthEstimate estimate_bandwidth(const Graph& prepared, const PartitionResult& r, const OpClasses& ops,
                                      const Device& device, const BandwidthOptions& o = {}, unsigned threads = 0);
@@ -106,16 +106,17 @@ BandwidthEstimate estimate_bandwidth(const Graph& prepared, const PartitionResul
 PeakMemory fused_peak_memory(const Graph& prepared, const PartitionResult& r, const OpClasses& ops,
                              const BandwidthEstimate& bw, const BandwidthOptions& o = {});
 
-// estimate_bandwidth then fused_peak_memory, with the forward half of the
-// peak simulation run where the forward was costed (a second thread on
-// large graphs, as `threads` says): the same two results.
+// estimate_bandwidth then fused_peak_memory, with the peak simulation run
+// on the caller's thread after the forward's costing, the backward's half
+// while the backward's kernels are costed (on a second thread on large
+// graphs, as `threads` says): the same two results.
 struct BandwidthAndPeak {
   BandwidthEstimate bandwidth;
   PeakMemory memory;
 };
 // `beside`, when given, is more work that only reads what the two passes
-// read, run on the forward's thread once the forward's part is done, while
-// the caller's thread simulates the backward's peak.
+// read, run on the backward's thread once the backward is costed, while
+// the caller's thread may still simulate the backward's peak.
 BandwidthAndPeak estimate_bandwidth_and_peak(const Graph& prepared, const PartitionResult& r, const OpClasses& ops,
                                              const Device& device, const BandwidthOptions& o = {},
                                              unsigned threads = 0, const std::function<void()>& beside = nullptr);

@@ -318,11 +318,16 @@ class PassCoster {
 
 }  // namespace
 
+PassEstimate cost_kernels(const Graph& g, const FusionGroups& f, const NodeOpClasses& ops,
+                          const std::vector<uint64_t>& numel, const Device& device, const BandwidthOptions& o) {
+  return PassCoster(g, f, ops, numel, device, o).run();
+}
+
 PassEstimate cost_pass(const Graph& g, const Subgraph& pass, const std::vector<NodeId>& outputs,
                        const NodeOpClasses& ops, const std::vector<uint64_t>& numel, const Device& device,
                        const BandwidthOptions& o, const std::vector<NodeId>& recomputed) {
   FusionGroups f = group_kernels(g, pass, outputs, ops, numel, o, recomputed);
-  PassEstimate out = PassCoster(g, f, ops, numel, device, o).run();
+  PassEstimate out = cost_kernels(g, f, ops, numel, device, o);
   // Moved, not copied: 6 bytes a node, which a copy touched while the
   // groups were still alive (both passes at once at 10^6 nodes).
   out.stored = std::move(f.stored);

@@ -13,6 +13,7 @@
 #include "report/bandwidth_model.h"
 #include "report/bandwidth_options.h"
 #include "report/device.h"
+#include "report/fusion_groups.h"
 
 namespace pt {
 
@@ -21,5 +22,12 @@ namespace pt {
 PassEstimate cost_pass(const Graph& g, const Subgraph& pass, const std::vector<NodeId>& outputs,
                        const NodeOpClasses& ops, const std::vector<uint64_t>& numel, const Device& device,
                        const BandwidthOptions& o, const std::vector<NodeId>& recomputed);
+
+// cost_pass's second step, for a caller that reads the pass's kernels
+// (group_kernels, fusion_groups.h) elsewhere meanwhile: the estimate of
+// kernels `f`, which it only reads. Its stored, realized and kernel fields
+// stay empty (cost_pass moves them from the groups).
+PassEstimate cost_kernels(const Graph& g, const FusionGroups& f, const NodeOpClasses& ops,
+                          const std::vector<uint64_t>& numel, const Device& device, const BandwidthOptions& o);
 
 }  // namespace pt
