@@ -95,48 +95,52 @@ class KeyTable {
 };
 
 // The first node of each signature (below), by the signature's hash: open
-// addressing over 16-byte slots. `node` is kNoNode once a second node with
-// the same hash came (the group is then keyed in full).
+// addressing over 8-byte slots, each the hash's high 32 bits (the low ones
+// pick the slot) beside the node. Two signatures that agree in the bits
+// kept are taken as one: their nodes are then keyed in full and told apart
+// by their keys, so a collision costs work, never a wrong merge. At 10^6
+// nodes the table is 16 MiB; with 16-byte slots (the whole hash and the
+// node's region) it was 32 MiB, whose fresh pages alone took 80-90 ms of
+// the 170-290 ms CSE stage in some runs on the measured VM.
 class SignatureTable {
  public:
-  struct Slot {
-    uint64_t hash = 0;  // 0: empty (a hash of 0 is stored as 1)
-    NodeId node = kNoNode;
-    int32_t region = 0;
-  };
-
   explicit SignatureTable(size_t expected) {
     size_t cap = 16;
     while (cap < 2 * expected) cap *= 2;
-    slots_.assign(cap, Slot{});
+    slots_.assign(cap, 0);
   }
 
   // Starts loading the slot `hash` probes first (see cse_merge_targets).
-  void prefetch(uint64_t hash) const {
-    if (hash == 0) hash = 1;
-    __builtin_prefetch(&slots_[hash & (slots_.size() - 1)]);
-  }
+  void prefetch(uint64_t hash) const { __builtin_prefetch(&slots_[hash & (slots_.size() - 1)]); }
 
-  // The slot for `hash`; `fresh` when it was empty (now claimed).
-  Slot& find_or_insert(uint64_t hash, bool& fresh) {
-    if (hash == 0) hash = 1;
+  // The node first seen with `hash`, claiming the slot for `node` when
+  // there was none (`fresh`); kNoNode once keyed() was called for it.
+  NodeId find_or_insert(uint64_t hash, NodeId node, bool& fresh) {
+    const uint64_t tag = hash >> 32 << 32 | uint64_t{1} << 32;  // bit 32 set: a claimed slot is never 0 (empty)
     const size_t mask = slots_.size() - 1;
     for (size_t i = hash & mask;; i = (i + 1) & mask) {
-      Slot& s = slots_[i];
-      if (s.hash == hash) {
-        fresh = false;
-        return s;
-      }
-      if (s.hash == 0) {
-        s.hash = hash;
+      uint64_t& s = slots_[i];
+      if (s == 0) {
+        s = tag | static_cast<uint32_t>(node);
+        at_ = i;
         fresh = true;
-        return s;
+        return node;
+      }
+      if ((s >> 32 << 32) == tag) {
+        at_ = i;
+        fresh = false;
+        return static_cast<NodeId>(static_cast<int32_t>(static_cast<uint32_t>(s)));
       }
     }
   }
 
+  // The node find_or_insert last returned is keyed: later finds of its
+  // signature return kNoNode.
+  void keyed() { slots_[at_] = slots_[at_] >> 32 << 32 | static_cast<uint32_t>(kNoNode); }
+
  private:
-  std::vector<Slot> slots_;  // power-of-two size, at most half full (one slot per node)
+  std::vector<uint64_t> slots_;  // power-of-two size, at most half full (one slot per node)
+  size_t at_ = 0;                // the slot find_or_insert last returned
 };
 
 // What two nodes with equal keys (cse_key.h) have in common, hashed: the
@@ -169,15 +173,19 @@ struct NodeTraits {
   static constexpr uint8_t kTakesPart = 1;
   static constexpr uint8_t kMutation = 2;
   std::vector<uint8_t> bits;
-  std::vector<uint64_t> seed;  // of the nodes that take part
+  std::vector<uint64_t> seed;    // of the nodes that take part
+  std::vector<int32_t> region;  // of the present nodes: mutation nodes up to and including it
 };
 
 // Fills `t`, whose arrays the caller allocated (on the thread that frees
 // them, so that they come from its malloc arena, not the second thread's).
 void fill_node_traits(const Graph& g, const Flags& present, const OpClasses& ops, NodeTraits& t) {
+  int32_t region = 0;
   for (NodeId id = 0; id < g.size(); ++id) {
     if (!present[id]) continue;
     uint8_t bits = is_mutation_node(g, id) ? NodeTraits::kMutation : 0;
+    if (bits) ++region;
+    t.region[id] = region;
     if (!never_merged(g[id], ops)) {
       bits |= NodeTraits::kTakesPart;
       t.seed[id] = signature_seed(g[id]);
@@ -196,6 +204,7 @@ std::vector<NodeId> cse_merge_targets(const Graph& g, const Flags& present, cons
   NodeTraits traits;
   traits.bits.assign(static_cast<size_t>(count), 0);
   traits.seed.resize(static_cast<size_t>(count));
+  traits.region.resize(static_cast<size_t>(count));
   run_side_by_side(
       split_in_two(threads, count), [&] { fill_node_traits(g, present, ops, traits); },
       [&] { alias = aliases_output(g, present, ops); });
@@ -225,36 +234,29 @@ std::vector<NodeId> cse_merge_targets(const Graph& g, const Flags& present, cons
       e.region = region;
     }
   };
-  // At 10^6 nodes the table is 32 MiB and each first probe a cache miss
+  // At 10^6 nodes the table is 16 MiB and each first probe a cache miss
   // (~180 ns on the measured VM: most of CSE). The slot of the node
   // kLookAhead places on is requested early, from its signature as the
   // merges so far give it; a merge in between only makes that a wasted
   // hint, since the probe below recomputes the signature. Below
-  // kPrefetchFrom nodes the table (2 MiB there) stays in the caches and the
+  // kPrefetchFrom nodes the table (1 MiB there) stays in the caches and the
   // second signature would only add work (gpt2_124m: +0.29M instructions).
   constexpr NodeId kLookAhead = 8;
   constexpr NodeId kPrefetchFrom = NodeId{1} << 16;
   const NodeId prefetch_to = count >= kPrefetchFrom ? count : 0;
-  int64_t region = 0;
   for (NodeId id = 0; id < count; ++id) {
     if (const NodeId ahead = id + kLookAhead; ahead < prefetch_to && (traits.bits[ahead] & NodeTraits::kTakesPart)) {
       first_of.prefetch(signature(traits.seed[ahead], g[ahead], kept_as));
     }
-    const uint8_t bits = traits.bits[id];
-    if (bits & NodeTraits::kMutation) ++region;
-    if (!(bits & NodeTraits::kTakesPart) || alias[id]) continue;
+    if (!(traits.bits[id] & NodeTraits::kTakesPart) || alias[id]) continue;
     bool fresh = false;
-    SignatureTable::Slot& first = first_of.find_or_insert(signature(traits.seed[id], g[id], kept_as), fresh);
-    if (fresh) {
-      first.node = id;
-      first.region = static_cast<int32_t>(region);
-      continue;
+    const NodeId first = first_of.find_or_insert(signature(traits.seed[id], g[id], kept_as), id, fresh);
+    if (fresh) continue;
+    if (first != kNoNode) {
+      first_of.keyed();
+      add_key(first, traits.region[first]);
     }
-    if (first.node != kNoNode) {
-      add_key(first.node, first.region);
-      first.node = kNoNode;
-    }
-    add_key(id, region);
+    add_key(id, traits.region[id]);
   }
   return kept_as;
 }
