@@ -164,15 +164,13 @@ uint64_t signature(uint64_t seed, const Node& n, const std::vector<NodeId>& kept
 // What the walk in cse_merge_targets reads of each node that no merge
 // changes, found for every node before it: whether the node can take part
 // (present, and not never_merged but for the output aliases, which the
-// alias pass finds meanwhile), whether it steps the mutation region, and its
+// alias pass finds meanwhile), the mutation region it lies in, and its
 // signature's seed. At 10^6 nodes the packet lookups, the mutation test and
 // the packet hashes were a fifth of CSE and the alias pass (44-50 ms)
 // another, one after the other on one core; side by side, CSE with the
 // alias pass went 203-225 -> 161-166 ms (warm, one process each).
 struct NodeTraits {
-  static constexpr uint8_t kTakesPart = 1;
-  static constexpr uint8_t kMutation = 2;
-  std::vector<uint8_t> bits;
+  std::vector<uint8_t> takes_part;
   std::vector<uint64_t> seed;    // of the nodes that take part
   std::vector<int32_t> region;  // of the present nodes: mutation nodes up to and including it
 };
@@ -183,14 +181,12 @@ void fill_node_traits(const Graph& g, const Flags& present, const OpClasses& ops
   int32_t region = 0;
   for (NodeId id = 0; id < g.size(); ++id) {
     if (!present[id]) continue;
-    uint8_t bits = is_mutation_node(g, id) ? NodeTraits::kMutation : 0;
-    if (bits) ++region;
+    if (is_mutation_node(g, id)) ++region;
     t.region[id] = region;
     if (!never_merged(g[id], ops)) {
-      bits |= NodeTraits::kTakesPart;
+      t.takes_part[id] = 1;
       t.seed[id] = signature_seed(g[id]);
     }
-    t.bits[id] = bits;
   }
 }
 
@@ -202,7 +198,7 @@ std::vector<NodeId> cse_merge_targets(const Graph& g, const Flags& present, cons
   for (NodeId id = 0; id < count; ++id) kept_as[id] = id;
   Flags alias;
   NodeTraits traits;
-  traits.bits.assign(static_cast<size_t>(count), 0);
+  traits.takes_part.assign(static_cast<size_t>(count), 0);
   traits.seed.resize(static_cast<size_t>(count));
   traits.region.resize(static_cast<size_t>(count));
   run_side_by_side(
@@ -245,10 +241,10 @@ std::vector<NodeId> cse_merge_targets(const Graph& g, const Flags& present, cons
   constexpr NodeId kPrefetchFrom = NodeId{1} << 16;
   const NodeId prefetch_to = count >= kPrefetchFrom ? count : 0;
   for (NodeId id = 0; id < count; ++id) {
-    if (const NodeId ahead = id + kLookAhead; ahead < prefetch_to && (traits.bits[ahead] & NodeTraits::kTakesPart)) {
+    if (const NodeId ahead = id + kLookAhead; ahead < prefetch_to && traits.takes_part[ahead]) {
       first_of.prefetch(signature(traits.seed[ahead], g[ahead], kept_as));
     }
-    if (!(traits.bits[id] & NodeTraits::kTakesPart) || alias[id]) continue;
+    if (!traits.takes_part[id] || alias[id]) continue;
     bool fresh = false;
     const NodeId first = first_of.find_or_insert(signature(traits.seed[id], g[id], kept_as), id, fresh);
     if (fresh) continue;
