@@ -95,7 +95,8 @@ BandwidthEstimate estimate_passes(const Graph& prepared, const PartitionResult& 
   // and the report's facts follow there. At 10^6 nodes the backward's
   // costing and peak simulation took 450-550 ms one after the other while
   // the forward's side was done after 290-450 ms; split this way the
-  // report stage went 549 -> 470 ms (medians of 10 alternating runs).
+  // sides end after 414-458 and 430-536 ms (pt_bench's warm report stage
+  // 620 and 546 -> 499 and 492 ms).
   // Without a second thread the backward's part runs first
   // (run_side_by_side), so the wait below returns at once.
   std::optional<FusionGroups> backward_groups;
@@ -117,10 +118,7 @@ BandwidthEstimate estimate_passes(const Graph& prepared, const PartitionResult& 
     if (backward_groups) around.with_backward_groups(*backward_groups);
   };
   run_side_by_side(split_in_two(threads, prepared.size()), backward, forward);
-  // Moved, not copied, as cost_pass does.
-  out.backward.stored = std::move(backward_groups->stored);
-  out.backward.realized = std::move(backward_groups->realized);
-  out.backward.kernel = std::move(backward_groups->kernel);
+  move_masks(*backward_groups, out.backward);
   return out;
 }
 

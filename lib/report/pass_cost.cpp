@@ -323,16 +323,18 @@ PassEstimate cost_kernels(const Graph& g, const FusionGroups& f, const NodeOpCla
   return PassCoster(g, f, ops, numel, device, o).run();
 }
 
+void move_masks(FusionGroups& from, PassEstimate& to) {
+  to.stored = std::move(from.stored);
+  to.realized = std::move(from.realized);
+  to.kernel = std::move(from.kernel);
+}
+
 PassEstimate cost_pass(const Graph& g, const Subgraph& pass, const std::vector<NodeId>& outputs,
                        const NodeOpClasses& ops, const std::vector<uint64_t>& numel, const Device& device,
                        const BandwidthOptions& o, const std::vector<NodeId>& recomputed) {
   FusionGroups f = group_kernels(g, pass, outputs, ops, numel, o, recomputed);
   PassEstimate out = cost_kernels(g, f, ops, numel, device, o);
-  // Moved, not copied: 6 bytes a node, which a copy touched while the
-  // groups were still alive (both passes at once at 10^6 nodes).
-  out.stored = std::move(f.stored);
-  out.realized = std::move(f.realized);
-  out.kernel = std::move(f.kernel);
+  move_masks(f, out);
   return out;
 }
 

@@ -26,8 +26,12 @@ PassEstimate cost_pass(const Graph& g, const Subgraph& pass, const std::vector<N
 // cost_pass's second step, for a caller that reads the pass's kernels
 // (group_kernels, fusion_groups.h) elsewhere meanwhile: the estimate of
 // kernels `f`, which it only reads. Its stored, realized and kernel fields
-// stay empty (cost_pass moves them from the groups).
+// stay empty until move_masks.
 PassEstimate cost_kernels(const Graph& g, const FusionGroups& f, const NodeOpClasses& ops,
                           const std::vector<uint64_t>& numel, const Device& device, const BandwidthOptions& o);
+
+// The groups' per-node masks into the estimate's fields, moved, not copied
+// (6 bytes a node, touched again by a copy while the groups still lived).
+void move_masks(FusionGroups& from, PassEstimate& to);
 
 }  // namespace pt
