@@ -58,52 +58,69 @@ FlowNetwork build_flow_network(const Graph& g, const Classification& c, const Se
   net.weight_arc.assign(count, -1);
   net.sink.assign(count, SinkTie::None);
   BanSet bans(g, s, o);
-  // Room for every arc at once: per node at most two sink ties, its weight
-  // edge, one edge per user and one ban. Grown by doubling, the arcs (then 32
-  // bytes each) were copied through blocks of 2, 4, ... 2^22 of them: at
-  // 10^6 nodes this stage's resident memory grew 136 MB, now 80 MB (the
-  // solve then takes 42 MB the doubling had left free: 14 MB less fresh
-  // memory in all, and no copies). Capacity beyond what is written is
-  // never touched, so it costs no memory.
-  size_t most_arcs = 0;
-  for (NodeId id = 0; id < count; ++id) most_arcs += 4 + g.users[id].size();
-  net.arcs.reserve(most_arcs);
-
-  for (NodeId id = 0; id < count; ++id) {
+  // Which arcs each node gets, as the loop below writes them (its sink
+  // ties, then its weight edge and one edge per user unless it is tied
+  // whole to the sink).
+  enum class Shape : uint8_t { None, SinkIn, SinkOutThenIn, Weighted, SinkOutWeighted };
+  auto shape_of = [&](NodeId id) {
     const Node& n = g[id];
-    if (n.op == OpKind::Output) continue;
-    if (c.required_bw[id]) {
-      if (c.tangent_closure[id]) {
-        // Backward-only: it runs in the backward, whatever it costs.
-        net.arcs.push_back({FlowNetwork::in(id), FlowNetwork::kSink, kInfinite});
-        net.sink[id] = SinkTie::In;
-        continue;
-      }
-      // A gradient output computed from forward values: the backward needs
-      // its value, which may be saved or recomputed.
-      net.arcs.push_back({FlowNetwork::out(id), FlowNetwork::kSink, kInfinite});
-      net.sink[id] = SinkTie::Out;
+    if (n.op == OpKind::Output) return Shape::None;
+    const bool sink_out = c.required_bw[id] != 0;
+    if (sink_out && c.tangent_closure[id]) return Shape::SinkIn;  // backward-only
+    if (must_recompute(n)) return sink_out ? Shape::SinkOutThenIn : Shape::SinkIn;
+    return sink_out ? Shape::SinkOutWeighted : Shape::Weighted;
+  };
+  // First the bans (they read the graph, never the arcs) and the exact arc
+  // count, then the arcs into a block of that size. The ban arcs come last
+  // in the same order as before. Reserved for the most arcs a node could
+  // have (4 + its users), the block was 113 MB at 10^6 nodes of which 43
+  // were written: once the block was freed for the report, the report's
+  // allocations went on into its never-touched tail (68 MB of fresh pages
+  // in that stage, docs/performance.md "Session 28").
+  size_t arc_count = 0;
+  for (NodeId id = 0; id < count; ++id) {
+    const Shape shape = shape_of(id);
+    switch (shape) {
+      case Shape::None: continue;
+      case Shape::SinkIn: ++arc_count; continue;
+      case Shape::SinkOutThenIn: arc_count += 2; continue;
+      case Shape::Weighted:
+      case Shape::SinkOutWeighted: break;
     }
-    if (must_recompute(n)) {
-      // Checkpointing policy MUST/PREFER_RECOMPUTE: always recomputed.
-      net.arcs.push_back({FlowNetwork::in(id), FlowNetwork::kSink, kInfinite});
-      net.sink[id] = SinkTie::In;
-      continue;
-    }
+    const Node& n = g[id];
+    arc_count += (shape == Shape::SinkOutWeighted ? 2 : 1) + g.users[id].size();
     if (n.input_kind == InputKind::Primal) bans.try_ban(id, BanReason::PrimalInput);
     if (n.input_kind == InputKind::FwdSeed) bans.try_ban(id, BanReason::ForwardSeed);
     if (c.required_fw[id]) {
       const BanReason why = should_ban_recomputation(g, c, id, s, o, ops);
       if (why != BanReason::None) bans.try_ban(id, why);
     }
+  }
+  if (o.used_far_apart) ban_used_far_apart(g, c, ops, bans);
+  if (o.long_fusible_chains) ban_long_fusible_chains(g, c, ops, bans);
+  net.arcs.reserve(arc_count + bans.order().size());
+
+  for (NodeId id = 0; id < count; ++id) {
+    const Shape shape = shape_of(id);
+    if (shape == Shape::None) continue;
+    if (shape == Shape::SinkOutThenIn || shape == Shape::SinkOutWeighted) {
+      // A gradient output computed from forward values: the backward needs
+      // its value, which may be saved or recomputed.
+      net.arcs.push_back({FlowNetwork::out(id), FlowNetwork::kSink, kInfinite});
+      net.sink[id] = SinkTie::Out;
+    }
+    if (shape == Shape::SinkIn || shape == Shape::SinkOutThenIn) {
+      // Backward-only (it runs in the backward, whatever it costs), or a
+      // checkpointing policy's MUST/PREFER_RECOMPUTE: always recomputed.
+      net.arcs.push_back({FlowNetwork::in(id), FlowNetwork::kSink, kInfinite});
+      net.sink[id] = SinkTie::In;
+      continue;
+    }
     const auto w = node_weight(g, c, id, s, ops);
     net.weight_arc[id] = static_cast<int32_t>(net.arcs.size());
     net.arcs.push_back({FlowNetwork::in(id), FlowNetwork::out(id), w ? *w : kInfinite});
     for (NodeId u : g.users[id]) net.arcs.push_back({FlowNetwork::out(id), FlowNetwork::in(u), kInfinite});
   }
-
-  if (o.used_far_apart) ban_used_far_apart(g, c, ops, bans);
-  if (o.long_fusible_chains) ban_long_fusible_chains(g, c, ops, bans);
 
   net.banned.assign(count, BanReason::None);
   for (NodeId id : bans.order()) {
