@@ -1,6 +1,7 @@
 // The main command's work: load -> validate -> prepare -> partition, then
 // the requested outputs. Every output is rendered to memory first and
 // written atomically, so an error leaves no partial file.
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -10,6 +11,7 @@
 
 #include "cli_common.h"
 #include "cmd_partition.h"
+#include "malloc_tuning.h"
 #include "graph/graph_io.h"
 #include "graph/output_batch.h"
 #include "partition/partition_bytes.h"
@@ -24,6 +26,9 @@
 namespace pt::app {
 
 int run_main_command(const MainOptions& o) {
+  std::error_code size_error;
+  const uintmax_t input_bytes = std::filesystem::file_size(o.input, size_error);
+  spdlog::debug("malloc arenas: {}", share_main_arena(size_error ? 0 : input_bytes));
   LoadedGraph loaded = load_graph_file(o.input, o.input_format, o.limits);
   spdlog::info("loaded {}: {} nodes", o.input, loaded.graph.size());
   const JointSummary joint(loaded.graph);

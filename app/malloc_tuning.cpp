@@ -48,9 +48,37 @@
 namespace {
 // What the constructor below decided, for the log (-vv).
 const char* g_state = "off (built without PT_HEAP_TUNING)";
+// Whether this process runs with the whole heap on huge pages (re-executed).
+bool g_whole_heap = false;
 }  // namespace
 
 const char* pt::app::malloc_tuning_state() { return g_state; }
+
+// Why one arena: each thread that allocates gets an arena of its own, and
+// what one thread frees only that arena reuses. On a large graph the
+// stages' second threads (validation, prepare, extraction, the report's
+// backward) then ask their arena for memory the main arena holds free and
+// already written (the flow network's arcs, the solve's scratch), and get
+// fresh pages: at 10^6 nodes the report grew the resident set by 60 MiB
+// with two arenas and by 25 with one, and the whole run took 0.83-0.95x
+// the time (stage medians, 12-16 alternating runs; report 481 -> 388 ms).
+// One arena makes threads that allocate at once wait on its lock (10^5
+// nodes: 34 -> 92 futex calls), which costs more than it saves on smaller
+// graphs: 10^5 nodes (a 17 MB file) 1.036x, 3 x 10^5 (50 MB) 0.996x. The
+// sweep's parallel rows contend the most (10^6 nodes, 4 rows: 1.079x), so
+// only the main command asks (docs/performance.md, "Session 28"). Off with
+// the rest of the heap tuning (PT_MALLOC_TUNING=0).
+const char* pt::app::share_main_arena([[maybe_unused]] uint64_t input_bytes) {
+#if defined(PT_HEAP_TUNING)
+  constexpr uint64_t kOneArenaFrom = uint64_t{64} << 20;
+  if (!g_whole_heap) return "per thread (the heap is not tuned for a large input)";
+  if (input_bytes < kOneArenaFrom) return "per thread (an input below 64 MiB)";
+  if (mallopt(M_ARENA_MAX, 1) != 1) return "per thread (mallopt refused)";
+  return "one (every thread on the main arena: an input of 64 MiB or more)";
+#else
+  return "per thread (built without PT_HEAP_TUNING)";
+#endif
+}
 
 #if defined(PT_HEAP_TUNING)
 namespace {
@@ -161,6 +189,7 @@ __attribute__((constructor(101))) void tune_heap(int argc, char** argv, char** e
   if (setting && std::strcmp(setting, kReexecMarker) == 0 && tunables &&
       std::strstr(tunables, kHugeHeapTunables) == tunables) {
     g_state = "on (the whole heap on transparent huge pages: glibc.malloc.hugetlb=1 for a large graph)";
+    g_whole_heap = true;
     return;
   }
   if (tunables && std::strstr(tunables, "glibc.malloc.")) {

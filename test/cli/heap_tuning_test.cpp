@@ -18,13 +18,15 @@ using pt::test::ToolResult;
 
 const std::string kLinear = std::string(PT_SAMPLE_DIR) + "/linear_ce.pb";
 
-// The "heap tuning: ..." debug line of a run.
-std::string tuning_line(const ToolResult& r) {
+// The debug line of a run that holds `key` ("heap tuning: ", ...).
+std::string debug_line(const ToolResult& r, const std::string& key) {
   for (const std::string& line : r.err_lines()) {
-    if (line.find("heap tuning: ") != std::string::npos) return line;
+    if (line.find(key) != std::string::npos) return line;
   }
   return "";
 }
+
+std::string tuning_line(const ToolResult& r) { return debug_line(r, "heap tuning: "); }
 
 bool huge_pages_usable() {
   std::ifstream in("/sys/kernel/mm/transparent_hugepage/enabled");
@@ -114,10 +116,15 @@ TEST_CASE("an input of 8 MiB or more (or generate --layers 128+) runs with glibc
   REQUIRE_MESSAGE(joined.exit_code == 0, joined.err);
   check_default_state(tuning_line(joined), "heap tuning: on (the whole heap on transparent huge pages");
   CHECK(without_timings(joined.out) == without_timings(huge.out));
+  // Below 64 MiB each thread keeps its own malloc arena (next case).
+  if (huge_pages_usable()) {
+    CHECK_MESSAGE(debug_line(joined, "malloc arenas: per thread (an input below 64 MiB)") != "", joined.err);
+  }
 
   const ToolResult off = run_with("PT_MALLOC_TUNING", "0", {"-vv", "--input", big, "--report-json", "-"});
   REQUIRE(off.exit_code == 0);
   CHECK_MESSAGE(tuning_line(off).find("heap tuning: off (PT_MALLOC_TUNING=0)") != std::string::npos, off.err);
+  CHECK_MESSAGE(debug_line(off, "malloc arenas: per thread (the heap is not tuned") != "", off.err);
   CHECK(without_timings(huge.out) == without_timings(off.out));
   CHECK(huge.out.find("\"saved\"") != std::string::npos);
 
@@ -139,6 +146,35 @@ TEST_CASE("an input of 8 MiB or more (or generate --layers 128+) runs with glibc
   REQUIRE(bad.err_lines().size() == 1);
   CHECK(bad.err_lines()[0].find(junk) != std::string::npos);
   CHECK(!std::ifstream(dir.file("r.json")).good());
+}
+
+// From 64 MiB of input the main command puts every thread on glibc's main
+// arena (app/malloc_tuning.cpp, share_main_arena), so that the threads of
+// later stages reuse what earlier ones freed; other commands and the
+// untuned heap keep an arena per thread. Results never depend on it.
+TEST_CASE("the main command on an input of 64 MiB or more runs on one malloc arena, same results") {
+  unsetenv("PT_MALLOC_TUNING");
+  unsetenv("GLIBC_TUNABLES");
+  pt::test::TempDir dir;
+  const std::string big = dir.file("big.pb");
+  // 1,750 blocks: ~413,000 nodes, ~69 MB.
+  const ToolResult generated = run_tool({"generate", "--layers", "1750", "-o", big});
+  REQUIRE(generated.exit_code == 0);
+  std::ifstream in(big, std::ios::binary | std::ios::ate);
+  REQUIRE(static_cast<long long>(in.tellg()) >= (64LL << 20));
+  const ToolResult one = run_tool({"-vv", "--input", big, "--report-json", "-"});
+  REQUIRE_MESSAGE(one.exit_code == 0, one.err);
+  if (!check_default_state(tuning_line(one), "heap tuning: on (the whole heap on transparent huge pages")) return;
+  if (huge_pages_usable()) {
+    CHECK_MESSAGE(debug_line(one, "malloc arenas: one (every thread on the main arena") != "", one.err);
+  } else {
+    CHECK_MESSAGE(debug_line(one, "malloc arenas: per thread (the heap is not tuned") != "", one.err);
+  }
+  const ToolResult off = run_with("PT_MALLOC_TUNING", "0", {"-vv", "--input", big, "--report-json", "-"});
+  REQUIRE(off.exit_code == 0);
+  CHECK_MESSAGE(debug_line(off, "malloc arenas: per thread (the heap is not tuned") != "", off.err);
+  CHECK(without_timings(one.out) == without_timings(off.out));
+  CHECK(one.out.find("\"saved\"") != std::string::npos);
 }
 
 // The start-up prefault of the tool's code (app/prefault_text.cpp): off by
