@@ -101,7 +101,7 @@ ContractedNetwork contract_network(int32_t vertex_count, const std::vector<FlowA
 
   // Number the components by their first vertex; list their vertices.
   std::vector<int32_t> component(static_cast<size_t>(vertex_count), -1);  // of each root, then of each vertex
-  std::vector<int32_t> local(static_cast<size_t>(vertex_count), -1);
+  out.local.assign(static_cast<size_t>(vertex_count), -1);
   std::vector<int32_t> sizes;
   for (int32_t v = 0; v < vertex_count; ++v) {
     if (!touched[v]) continue;
@@ -111,36 +111,32 @@ ContractedNetwork contract_network(int32_t vertex_count, const std::vector<FlowA
       sizes.push_back(0);
     }
     component[v] = component[root];
-    local[v] = sizes[static_cast<size_t>(component[v])]++;
+    out.local[v] = 2 + sizes[static_cast<size_t>(component[v])]++;
   }
-  std::vector<int32_t>().swap(parent);  // done with: the arcs below take its memory
+  std::vector<int32_t>().swap(parent);  // done with: the lists below take its memory
   out.vertex_start.assign(sizes.size() + 1, 0);
   for (size_t c = 0; c < sizes.size(); ++c) out.vertex_start[c + 1] = out.vertex_start[c] + sizes[c];
   out.vertices.resize(static_cast<size_t>(out.vertex_start.back()));
   for (int32_t v = 0; v < vertex_count; ++v) {
-    if (touched[v]) out.vertices[static_cast<size_t>(out.vertex_start[component[v]] + local[v])] = v;
+    if (touched[v]) out.vertices[static_cast<size_t>(out.vertex_start[component[v]] + out.local[v] - 2)] = v;
   }
   Flags().swap(touched);
 
-  // The kept arcs, grouped by component, with local endpoints.
+  // The kept arcs, grouped by component, in their order.
   auto component_of = [&](const FlowArc& a) {
     return out.side[a.from] == ForcedSide::Free ? component[a.from] : component[a.to];
-  };
-  auto local_id = [&](int32_t v) {
-    const ForcedSide s = out.side[v];
-    return s == ForcedSide::Source ? 0 : s == ForcedSide::Sink ? 1 : 2 + local[v];
   };
   out.arc_start.assign(sizes.size() + 1, 0);
   for (const FlowArc& a : arcs) {
     if (fate(out.side, a) == ArcFate::Kept) ++out.arc_start[static_cast<size_t>(component_of(a)) + 1];
   }
   for (size_t c = 0; c < sizes.size(); ++c) out.arc_start[c + 1] += out.arc_start[c];
-  out.arcs.resize(static_cast<size_t>(out.arc_start.back()));
+  out.arc_ids.resize(static_cast<size_t>(out.arc_start.back()));
   std::vector<int32_t> next(out.arc_start.begin(), out.arc_start.end() - 1);
-  for (const FlowArc& a : arcs) {
+  for (size_t i = 0; i < arcs.size(); ++i) {
+    const FlowArc& a = arcs[i];
     if (fate(out.side, a) != ArcFate::Kept) continue;
-    out.arcs[static_cast<size_t>(next[static_cast<size_t>(component_of(a))]++)] = {local_id(a.from), local_id(a.to),
-                                                                                    a.capacity};
+    out.arc_ids[static_cast<size_t>(next[static_cast<size_t>(component_of(a))]++)] = static_cast<int32_t>(i);
   }
   return out;
 }

@@ -10,18 +10,24 @@ namespace pt {
 
 namespace {
 
-// Solves every component of `cn` with capacities of type Cap; marks the
-// free vertices that reach the sink. Returns the summed flow.
+// Solves every component of `cn` (of the network `arcs`) with capacities of
+// type Cap; marks the free vertices that reach the sink. Returns the summed
+// flow.
 template <class Cap>
-Capacity solve_components(const ContractedNetwork& cn, Capacity infinity, Flags& sink_side) {
+Capacity solve_components(const ContractedNetwork& cn, const std::vector<FlowArc>& arcs, Capacity infinity,
+                          Flags& sink_side) {
   MaxFlowSolver<Cap> solver;
+  std::vector<FlowArc> local;  // the component's arcs with local endpoints
   Capacity total = 0;
   for (int32_t c = 0; c < cn.component_count(); ++c) {
     const int32_t first = cn.vertex_start[c];
     const int32_t count = cn.vertex_start[c + 1] - first;
-    const int32_t arc_first = cn.arc_start[c];
-    total += solver.solve(2 + count, cn.arcs.data() + arc_first, cn.arc_start[c + 1] - arc_first,
-                          static_cast<Cap>(infinity));
+    local.clear();
+    for (int32_t k = cn.arc_start[c]; k < cn.arc_start[c + 1]; ++k) {
+      const FlowArc& a = arcs[static_cast<size_t>(cn.arc_ids[static_cast<size_t>(k)])];
+      local.push_back({cn.local_vertex(a.from), cn.local_vertex(a.to), a.capacity});
+    }
+    total += solver.solve(2 + count, local.data(), static_cast<int32_t>(local.size()), static_cast<Cap>(infinity));
     for (int32_t k = 0; k < count; ++k) {
       if (solver.reaches_sink(2 + k)) sink_side[cn.vertices[static_cast<size_t>(first + k)]] = true;
     }
@@ -54,8 +60,8 @@ MinCut solve_min_cut(int32_t vertex_count, const std::vector<FlowArc>& arcs, int
   }
   // Flows stay below `infinity`, residual capacities at or below it.
   const bool narrow = infinity < (Capacity{1} << 62);
-  cut.value = cn.constant + (narrow ? solve_components<int64_t>(cn, infinity, cut.sink_side)
-                                    : solve_components<__int128>(cn, infinity, cut.sink_side));
+  cut.value = cn.constant + (narrow ? solve_components<int64_t>(cn, arcs, infinity, cut.sink_side)
+                                    : solve_components<__int128>(cn, arcs, infinity, cut.sink_side));
   return cut;
 }
 

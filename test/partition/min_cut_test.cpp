@@ -87,6 +87,15 @@ TEST_CASE("contraction: forced sides, the constant and independent components") 
   CHECK(cn.side[3] == pt::ForcedSide::Source);
   CHECK(cn.constant == 5);
   CHECK(cn.component_count() == 2);
+  // Numbered by their first vertex; each lists the original arcs it keeps,
+  // in order, and its vertices' local ids start at 2.
+  CHECK(cn.vertices == std::vector<int32_t>{4, 5, 6, 7});
+  CHECK(cn.arc_start == std::vector<int32_t>{0, 3, 6});
+  CHECK(cn.arc_ids == std::vector<int32_t>{3, 4, 5, 6, 7, 8});
+  CHECK(cn.local_vertex(4) == 2);
+  CHECK(cn.local_vertex(7) == 3);
+  CHECK(cn.local_vertex(3) == 0);
+  CHECK(cn.local_vertex(2) == 1);
   const pt::MinCut cut = pt::solve_min_cut(8, arcs, 0, 1);
   CHECK(cut.value == 5 + 1 + 3);
   check_same(8, arcs);
