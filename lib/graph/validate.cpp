@@ -181,6 +181,7 @@ class Validator {
     std::vector<NodeId>& positional = w.positional;
     inputs.clear();
     positional.clear();
+    int numbers = 0;  // ints and floats among the args
     // Arguments: positional first, then kwargs by key (deterministic order).
     // The fast walk builds no field names; where it finds a problem the slow
     // walk runs to name the field in the error (it always throws there).
@@ -196,8 +197,9 @@ class Validator {
         if (a == 0) n.first_arg_is_node = true;
         continue;
       }
-      if (!collect_refs(arg, self, inputs, w)) walk_arg(pn, arg, "args[" + std::to_string(a) + "]", self);
+      if (!collect_refs(arg, self, inputs, w, &numbers)) walk_arg(pn, arg, "args[" + std::to_string(a) + "]", self);
     }
+    n.arg_numbers = static_cast<uint8_t>(std::min(numbers, 255));
     // Canonical records list kwargs by key already; a re-encoded one too
     // (deterministic serialization): sorting is a check, not a cost.
     auto& kwargs = w.kwargs;
@@ -276,7 +278,9 @@ class Validator {
   // The fast walk: depth-first over the Arg tree without recursion, appending
   // the node references in order; false at the first problem (walk_arg below
   // then names it).
-  bool collect_refs(const ArgView& root, NodeId self, std::vector<NodeId>& out, Worker& w) const {
+  // Counts the ints and floats it passes into `numbers` when given.
+  bool collect_refs(const ArgView& root, NodeId self, std::vector<NodeId>& out, Worker& w,
+                    int* numbers = nullptr) const {
     auto& stack = w.walk_stack;
     stack.clear();
     stack.emplace_back(root, 0);
@@ -298,6 +302,10 @@ class Validator {
           std::reverse(stack.begin() + static_cast<std::ptrdiff_t>(at), stack.end());
           break;
         }
+        case ArgView::kInt:
+        case ArgView::kFloat:
+          if (numbers) ++*numbers;
+          break;
         case ArgView::KIND_NOT_SET: return false;
         default: break;
       }

@@ -5,19 +5,6 @@
 
 namespace pt {
 
-namespace {
-
-// Numbers among an argument: an int or float, or those in a list of them.
-int count_numbers(const ArgView& a) {
-  if (a.kind_case() == ArgView::kInt || a.kind_case() == ArgView::kFloat) return 1;
-  if (a.kind_case() != ArgView::kList) return 0;
-  int n = 0;
-  for (const ArgView item : a.list().items()) n += count_numbers(item);
-  return n;
-}
-
-}  // namespace
-
 int inductor_op_weight(const Graph& g, const NodeOpClasses& ops, NodeId id) {
   const std::string_view p = g[id].packet;
   if (ops.is_view(id) || p == "operator.getitem" || p == "aten.clone" || p == "aten.alias") return 0;
@@ -25,9 +12,8 @@ int inductor_op_weight(const Graph& g, const NodeOpClasses& ops, NodeId id) {
       p == "aten._to_copy") {
     return 1;
   }
-  int numbers = 0;
-  for (const ArgView a : g.record(id).args()) numbers += count_numbers(a);
-  return std::min(1 + numbers, 100);
+  // The ints and floats among its args, lists included (counted at validation).
+  return std::min(1 + static_cast<int>(g[id].arg_numbers), 100);
 }
 
 }  // namespace pt

@@ -302,6 +302,29 @@ TEST_CASE("first_arg_is_node: only a direct node reference in args[0] counts") {
   CHECK(g[g.find("c")].positional_inputs.front() == g.find("a"));
 }
 
+TEST_CASE("arg_numbers: the ints and floats among the positional args, in lists too, not in kwargs") {
+  const pt::Graph g = valid(R"(
+    nodes { name: "x" op: "placeholder" target: "x" val { tensor { shape: [4] dtype: "float32" } } }
+    nodes { name: "a" op: "call_function" target: "mylib.f.default" args { node: "x" } args { int: -1 }
+            args { list { items { int: 2 } items { float: 0.5 } items { list { items { int: 3 } } } } }
+            args { bool: true } args { str: "s" } args { dtype: "float32" }
+            kwargs { key: "alpha" value { float: 2 } }
+            val { tensor { shape: [4] dtype: "float32" } } }
+    nodes { name: "b" op: "call_function" target: "mylib.f.default" args { node: "x" }
+            kwargs { key: "dim" value { int: 0 } } val { tensor { shape: [4] dtype: "float32" } } }
+    nodes { name: "output" op: "output" target: "output" args { list { items { node: "a" } items { node: "b" } } } }
+    num_fwd_outputs: 2
+  )");
+  CHECK(g[g.find("a")].arg_numbers == 4);
+  CHECK(g[g.find("b")].arg_numbers == 0);
+  CHECK(g[g.find("x")].arg_numbers == 0);
+  // Capped at 255: Inductor's count stops at 100 anyway.
+  std::string many;
+  for (int i = 0; i < 300; ++i) many += "items { int: " + std::to_string(i) + " } ";
+  const pt::Graph big = valid(around(call("r", "args { node: \"x\" } args { list { " + many + "} } " + kTensorVal)));
+  CHECK(big[big.find("r")].arg_numbers == 255);
+}
+
 TEST_CASE("UserLists: each node's distinct users in graph order, repeats once, nodes without users empty") {
   std::vector<pt::Node> nodes(5);
   const std::vector<pt::NodeId> reads2{0, 0, 1}, reads3{2, 0}, reads4{3, 2, 3};
