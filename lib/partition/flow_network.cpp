@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "graph/page_prefault.h"
+#include "graph/side_by_side.h"
 #include "partition/ban_heuristics.h"
 #include "partition/node_weight.h"
 
@@ -51,7 +53,7 @@ FlowNetwork build_flow_network(const Graph& g, const Classification& c, const Se
 }
 
 FlowNetwork build_flow_network(const Graph& g, const Classification& c, const Settings& s, const BanOptions& o,
-                               const NodeOpClasses& ops) {
+                               const NodeOpClasses& ops, unsigned threads) {
   const NodeId count = g.size();
   FlowNetwork net;
   net.vertex_count = 2 + 2 * count;
@@ -99,6 +101,8 @@ FlowNetwork build_flow_network(const Graph& g, const Classification& c, const Se
   if (o.used_far_apart) ban_used_far_apart(g, c, ops, bans);
   if (o.long_fusible_chains) ban_long_fusible_chains(g, c, ops, bans);
   net.arcs.reserve(arc_count + bans.order().size());
+  const BackgroundPrefault prefault(net.arcs.data(), net.arcs.capacity() * sizeof(FlowArc),
+                                    split_in_two(threads, count));
 
   for (NodeId id = 0; id < count; ++id) {
     const Shape shape = shape_of(id);

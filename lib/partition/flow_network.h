@@ -82,8 +82,10 @@ struct FlowNetwork {
 
 FlowNetwork build_flow_network(const Graph& g, const Classification& c, const Settings& s, const BanOptions& o);
 // The same, with g's op classes under s.op_classes already looked up (the
-// partitioner's, which the report reuses).
+// partitioner's, which the report reuses). `threads` as --threads: from
+// kParallelNodes nodes a second thread faults in the arc block's pages
+// while this one writes them (graph/page_prefault.h).
 FlowNetwork build_flow_network(const Graph& g, const Classification& c, const Settings& s, const BanOptions& o,
-                               const NodeOpClasses& ops);
+                               const NodeOpClasses& ops, unsigned threads = 1);
 
 }  // namespace pt
