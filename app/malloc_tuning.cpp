@@ -49,7 +49,7 @@ namespace {
 // What the constructor below decided, for the log (-vv).
 const char* g_state = "off (built without PT_HEAP_TUNING)";
 // Whether this process runs with the whole heap on huge pages (re-executed).
-bool g_whole_heap = false;
+[[maybe_unused]] bool g_whole_heap = false;  // unread in builds without PT_HEAP_TUNING
 }  // namespace
 
 const char* pt::app::malloc_tuning_state() { return g_state; }
