@@ -27,7 +27,7 @@ NodeId arg_node(const Graph& g, NodeId id, int k) {
 // reason per node (8 MB at 10^6 nodes).
 class Tags {
  public:
-  explicit Tags(const Graph& g) : g_(g), tags_(static_cast<size_t>(g.size())) {
+  explicit Tags(const Graph& g) : tags_(static_cast<size_t>(g.size())) {
     for (NodeId id = 0; id < g.size(); ++id) {
       const Node& n = g[id];
       tags_[id] = n.recompute;
@@ -60,7 +60,6 @@ class Tags {
   const std::vector<NodeId>& effectful() const { return effectful_; }
 
  private:
-  const Graph& g_;
   std::vector<Recompute> tags_;
   std::vector<std::pair<NodeId, const char*>> changes_;  // each node once
   std::vector<NodeId> collectives_, effectful_;
