@@ -1,8 +1,10 @@
 #include "partition/min_cut.h"
 
+#include <algorithm>
 #include <string>
 
 #include "graph/errors.h"
+#include "graph/side_by_side.h"
 #include "partition/cut_contraction.h"
 #include "partition/max_flow.h"
 
@@ -10,16 +12,16 @@ namespace pt {
 
 namespace {
 
-// Solves every component of `cn` (of the network `arcs`) with capacities of
-// type Cap; marks the free vertices that reach the sink. Returns the summed
-// flow.
+// Solves components [from, to) of `cn` (of the network `arcs`) with
+// capacities of type Cap; marks the free vertices that reach the sink.
+// Returns the summed flow.
 template <class Cap>
 Capacity solve_components(const ContractedNetwork& cn, const std::vector<FlowArc>& arcs, Capacity infinity,
-                          Flags& sink_side) {
+                          int32_t from, int32_t to, Flags& sink_side) {
   MaxFlowSolver<Cap> solver;
   std::vector<FlowArc> local;  // the component's arcs with local endpoints
   Capacity total = 0;
-  for (int32_t c = 0; c < cn.component_count(); ++c) {
+  for (int32_t c = from; c < to; ++c) {
     const int32_t first = cn.vertex_start[c];
     const int32_t count = cn.vertex_start[c + 1] - first;
     local.clear();
@@ -35,9 +37,31 @@ Capacity solve_components(const ContractedNetwork& cn, const std::vector<FlowArc
   return total;
 }
 
+// Every component. The components share no vertex, so with `parallel` the
+// two halves of their arcs are solved on two threads, each marking its own
+// vertices (one byte each): at 10^6 nodes 114,000 components took 32-35 ms
+// on one thread, with the second core idle. The sum and the marks are the
+// same either way.
+template <class Cap>
+Capacity solve_all_components(const ContractedNetwork& cn, const std::vector<FlowArc>& arcs, Capacity infinity,
+                              bool parallel, Flags& sink_side) {
+  const int32_t count = cn.component_count();
+  if (!parallel || count < 2) return solve_components<Cap>(cn, arcs, infinity, 0, count, sink_side);
+  // The first component whose arcs start at or past half of them.
+  const int32_t half_arcs = cn.arc_start[count] / 2;
+  const auto mid = static_cast<int32_t>(
+      std::lower_bound(cn.arc_start.begin(), cn.arc_start.begin() + count, half_arcs) - cn.arc_start.begin());
+  Capacity first = 0, second = 0;
+  run_side_by_side(
+      true, [&] { second = solve_components<Cap>(cn, arcs, infinity, mid, count, sink_side); },
+      [&] { first = solve_components<Cap>(cn, arcs, infinity, 0, mid, sink_side); });
+  return first + second;
+}
+
 }  // namespace
 
-MinCut solve_min_cut(int32_t vertex_count, const std::vector<FlowArc>& arcs, int32_t source, int32_t sink) {
+MinCut solve_min_cut(int32_t vertex_count, const std::vector<FlowArc>& arcs, int32_t source, int32_t sink,
+                     unsigned threads) {
   Capacity finite_sum = 0;
   for (const auto& a : arcs) {
     if (a.capacity != kInfinite) finite_sum += a.capacity;  // each < 2^100, at most 2^26 arcs: no overflow
@@ -60,13 +84,14 @@ MinCut solve_min_cut(int32_t vertex_count, const std::vector<FlowArc>& arcs, int
   }
   // Flows stay below `infinity`, residual capacities at or below it.
   const bool narrow = infinity < (Capacity{1} << 62);
-  cut.value = cn.constant + (narrow ? solve_components<int64_t>(cn, arcs, infinity, cut.sink_side)
-                                    : solve_components<__int128>(cn, arcs, infinity, cut.sink_side));
+  const bool parallel = split_in_two(threads, static_cast<int64_t>(cn.arc_ids.size()));
+  cut.value = cn.constant + (narrow ? solve_all_components<int64_t>(cn, arcs, infinity, parallel, cut.sink_side)
+                                    : solve_all_components<__int128>(cn, arcs, infinity, parallel, cut.sink_side));
   return cut;
 }
 
-MinCut solve_min_cut(const FlowNetwork& net) {
-  MinCut cut = solve_min_cut(net.vertex_count, net.arcs, FlowNetwork::kSource, FlowNetwork::kSink);
+MinCut solve_min_cut(const FlowNetwork& net, unsigned threads) {
+  MinCut cut = solve_min_cut(net.vertex_count, net.arcs, FlowNetwork::kSource, FlowNetwork::kSink, threads);
   if (!cut.feasible) return cut;
   const NodeId nodes = (net.vertex_count - 2) / 2;
   for (NodeId x = 0; x < nodes; ++x) {

@@ -25,9 +25,13 @@ struct MinCut {
 };
 
 // Any s-t network (saved is left empty). Throws InputError when the finite
-// capacities sum beyond what 128-bit arithmetic solves exactly.
-MinCut solve_min_cut(int32_t vertex_count, const std::vector<FlowArc>& arcs, int32_t source, int32_t sink);
+// capacities sum beyond what 128-bit arithmetic solves exactly. `threads`
+// as everywhere (1: this thread only; 0: the machine's cores, for networks
+// of kParallelNodes arcs or more): the components may be solved on two.
+// The cut never depends on it.
+MinCut solve_min_cut(int32_t vertex_count, const std::vector<FlowArc>& arcs, int32_t source, int32_t sink,
+                     unsigned threads = 1);
 
-MinCut solve_min_cut(const FlowNetwork& net);
+MinCut solve_min_cut(const FlowNetwork& net, unsigned threads = 1);
 
 }  // namespace pt

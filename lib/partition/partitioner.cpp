@@ -49,7 +49,7 @@ PartitionResult partition_graph(const Graph& prepared, const Settings& s, unsign
     r.solution.network =
         build_flow_network(prepared, r.classification, s, BanOptions::from_settings(s), *r.node_ops, threads);
     timer.mark("build_network", r.timings);
-    r.solution.cut = solve_min_cut(r.solution.network);
+    r.solution.cut = solve_min_cut(r.solution.network, threads);
     if (!r.solution.cut.feasible) {
       throw InfeasibleError(explain_infeasible(prepared, r.classification, r.solution.network));
     }
