@@ -13,7 +13,7 @@
 
 namespace pt {
 
-BackgroundPrefault::BackgroundPrefault(const void* data, size_t bytes, bool parallel) {
+BackgroundPrefault::BackgroundPrefault(const void* data, size_t bytes, bool parallel, Order order) {
   if (!parallel || bytes < kFromBytes) return;
   // Whole 2 MiB steps (a transparent huge page each on the tuned heap),
   // inside the block: the pages at its two ends may hold other blocks'
@@ -25,9 +25,13 @@ BackgroundPrefault::BackgroundPrefault(const void* data, size_t bytes, bool para
   const uintptr_t hi = (begin + bytes) & ~(kStep - 1);
   if (hi <= lo) return;
   try {
-    worker_.emplace([this, lo, hi] {
-      for (uintptr_t at = hi; at > lo && !stop_.load(std::memory_order_relaxed); at -= kStep) {
-        if (madvise(reinterpret_cast<void*>(at - kStep), kStep, MADV_POPULATE_WRITE) != 0) return;
+    worker_.emplace([this, lo, hi, order] {
+      const size_t steps = (hi - lo) / kStep;
+      for (size_t k = 0; k < steps && !stop_.load(std::memory_order_relaxed); ++k) {
+        const uintptr_t at = order == Order::FromStart ? lo + k * kStep : hi - (k + 1) * kStep;
+        // Fails (and ends the thread) where the range is no longer mapped:
+        // nothing else can go wrong, the contents are never changed.
+        if (madvise(reinterpret_cast<void*>(at), kStep, MADV_POPULATE_WRITE) != 0) return;
       }
     });
     place_beside_caller(worker_->native_handle());

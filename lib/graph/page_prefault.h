@@ -15,6 +15,10 @@
 // without `parallel` (--threads 1, small graphs: side_by_side.h's
 // split_in_two), where no thread can be started, or where the kernel lacks
 // MADV_POPULATE_WRITE (before Linux 5.14); results never depend on it.
+//
+// FromStart populates the other way, for memory the caller will take from
+// its start on, such as the free end of the malloc heap (heap_top.h)
+// while the caller's stage runs on one core.
 #pragma once
 
 #include <atomic>
@@ -22,14 +26,19 @@
 #include <optional>
 #include <thread>
 
+#include "graph/heap_top.h"
+
 namespace pt {
 
 class BackgroundPrefault {
  public:
   // Below this many bytes a thread's start costs more than it saves.
   static constexpr size_t kFromBytes = size_t{8} << 20;
+  enum class Order { FromEnd, FromStart };
 
-  BackgroundPrefault(const void* data, size_t bytes, bool parallel);
+  BackgroundPrefault(const void* data, size_t bytes, bool parallel, Order order = Order::FromEnd);
+  BackgroundPrefault(MemoryRange range, bool parallel, Order order)
+      : BackgroundPrefault(range.data, range.bytes, parallel, order) {}
   // Stops the second thread at its next step and joins it.
   ~BackgroundPrefault();
   // Waits until the second thread has faulted in the whole block (tests).

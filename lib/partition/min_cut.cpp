@@ -1,9 +1,12 @@
 #include "partition/min_cut.h"
 
 #include <algorithm>
+#include <optional>
 #include <string>
 
 #include "graph/errors.h"
+#include "graph/heap_top.h"
+#include "graph/page_prefault.h"
 #include "graph/side_by_side.h"
 #include "partition/cut_contraction.h"
 #include "partition/max_flow.h"
@@ -74,7 +77,14 @@ MinCut solve_min_cut(int32_t vertex_count, const std::vector<FlowArc>& arcs, int
   const Capacity infinity = finite_sum + 1;
 
   MinCut cut;
+  // The contraction runs on this thread alone (10^6 nodes: 40-90 ms, as
+  // its 22 MB of fresh arrays allowed): the other clears the heap's free
+  // end meanwhile, for its arrays and the report's (heap_top.h).
+  std::optional<BackgroundPrefault> warm_heap_top;
+  warm_heap_top.emplace(malloc_heap_top(kWarmBytesPerNode * static_cast<size_t>(vertex_count / 2)),
+                        split_in_two(threads, vertex_count / 2), BackgroundPrefault::Order::FromStart);
   const ContractedNetwork cn = contract_network(vertex_count, arcs, source, sink);
+  warm_heap_top.reset();  // the components are solved on both threads
   cut.sink_side.assign(static_cast<size_t>(vertex_count), false);
   for (int32_t v = 0; v < vertex_count; ++v) cut.sink_side[v] = cn.side[v] == ForcedSide::Sink;
   cut.feasible = cn.feasible;
