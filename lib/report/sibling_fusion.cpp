@@ -41,7 +41,16 @@ class SiblingMerger {
     seen_.assign(static_cast<size_t>(g_.size()), 0);
     std::vector<std::pair<NodeId, int32_t>> full_reads;  // (buffer, kernel): reads of the kernel's largest size
     std::vector<NodeId> reads;
+    // Each member's inputs are read from the Node array, which misses the
+    // cache there at 10^6 nodes (a sixth of the merger's samples on that
+    // one load): the members of the kernel kPrefetchKernels ahead are
+    // requested before this one's are read (the reads below 34 -> 28 ms on
+    // the backward, 51 -> 46 on the forward; --threads 1, medians of 5).
+    constexpr size_t kPrefetchKernels = 3;
     for (size_t k = 0; k < kernels_; ++k) {
+      if (k + kPrefetchKernels < kernels_) {
+        for (NodeId m : initial_.of(static_cast<int32_t>(k + kPrefetchKernels))) __builtin_prefetch(&g_[m].inputs);
+      }
       collect_reads(static_cast<int32_t>(k), reads);
       std::sort(reads.begin(), reads.end());
       reads.erase(std::unique(reads.begin(), reads.end()), reads.end());
