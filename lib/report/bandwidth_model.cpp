@@ -69,7 +69,7 @@ struct AroundPasses {
 // estimate_bandwidth's work.
 BandwidthEstimate estimate_passes(const Graph& prepared, const PartitionResult& r, const NodeOpClasses& node_ops,
                                   const Device& device, const BandwidthOptions& o, unsigned threads,
-                                  const AroundPasses& around) {
+                                  const AroundPasses& around, PassDetail detail) {
   const Extraction& e = r.extraction;
   std::vector<NodeId> fw_outputs = r.classification.fwd_outputs;
   const auto saved = e.fw_saved_outputs();
@@ -107,11 +107,11 @@ BandwidthEstimate estimate_passes(const Graph& prepared, const PartitionResult& 
       backward_groups.emplace(group_kernels(prepared, e.backward, r.classification.bwd_outputs, node_ops, numel, o,
                                             e.recomputed));
     }
-    out.backward = cost_kernels(prepared, *backward_groups, node_ops, numel, device, o);
+    out.backward = cost_kernels(prepared, *backward_groups, node_ops, numel, device, o, detail);
     if (around.then_beside) around.then_beside();
   };
   auto forward = [&] {
-    out.forward = cost_pass(prepared, e.forward, fw_outputs, node_ops, numel, device, o, {});
+    out.forward = cost_pass(prepared, e.forward, fw_outputs, node_ops, numel, device, o, {}, detail);
     if (around.with_forward) around.with_forward(out.forward);
     if (!around.with_backward_groups) return;
     grouped.wait();
@@ -125,8 +125,9 @@ BandwidthEstimate estimate_passes(const Graph& prepared, const PartitionResult& 
 }  // namespace
 
 BandwidthEstimate estimate_bandwidth(const Graph& prepared, const PartitionResult& r, const OpClasses& ops,
-                                     const Device& device, const BandwidthOptions& o, unsigned threads) {
-  return estimate_passes(prepared, r, *node_ops_of(prepared, r, ops), device, o, threads, {});
+                                     const Device& device, const BandwidthOptions& o, unsigned threads,
+                                     PassDetail detail) {
+  return estimate_passes(prepared, r, *node_ops_of(prepared, r, ops), device, o, threads, {}, detail);
 }
 
 PeakMemory fused_peak_memory(const Graph& prepared, const PartitionResult& r, const OpClasses& ops,
@@ -137,7 +138,7 @@ PeakMemory fused_peak_memory(const Graph& prepared, const PartitionResult& r, co
 
 BandwidthAndPeak estimate_bandwidth_and_peak(const Graph& prepared, const PartitionResult& r, const OpClasses& ops,
                                              const Device& device, const BandwidthOptions& o, unsigned threads,
-                                             const std::function<void()>& beside) {
+                                             const std::function<void()>& beside, PassDetail detail) {
   const auto shared_ops = node_ops_of(prepared, r, ops);
   const NodeOpClasses& node_ops = *shared_ops;
   ForwardPeak forward;
@@ -153,7 +154,7 @@ BandwidthAndPeak estimate_bandwidth_and_peak(const Graph& prepared, const Partit
                                         o.allocate_at_kernel_launch ? groups.kernel : kAtEachNode, forward);
   };
   around.then_beside = beside;
-  out.bandwidth = estimate_passes(prepared, r, node_ops, device, o, threads, around);
+  out.bandwidth = estimate_passes(prepared, r, node_ops, device, o, threads, around, detail);
   return out;
 }
 

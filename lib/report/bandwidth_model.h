@@ -62,7 +62,15 @@ struct KernelEstimate {
   friend bool operator==(const KernelEstimate&, const KernelEstimate&) = default;
 };
 
+// What a pass's estimate keeps besides its totals: each kernel's estimate
+// and transfers (the API's and the tests' default), or the totals and the
+// kernel count alone (the report and the sweep, which print nothing else:
+// at 10^6 nodes the two passes' lists were 30 MB of fresh memory at the
+// report's peak).
+enum class PassDetail { Kernels, Totals };
+
 struct PassEstimate {
+  int64_t kernel_count = 0;   // the kernels below, also when they are not kept (PassDetail::Totals)
   uint64_t bytes_loaded = 0;
   uint64_t bytes_stored = 0;
   uint64_t bytes_cached = 0;  // of bytes_loaded (KernelEstimate::bytes_cached)
@@ -98,7 +106,8 @@ PassEstimate estimate_pass(const Graph& g, const Subgraph& pass, const std::vect
 // graph/side_by_side.h) says whether the backward is costed on a second
 // thread; the estimate does not depend on it.
 BandwidthEstimate estimate_bandwidth(const Graph& prepared, const PartitionResult& r, const OpClasses& ops,
-                                     const Device& device, const BandwidthOptions& o = {}, unsigned threads = 0);
+                                     const Device& device, const BandwidthOptions& o = {}, unsigned threads = 0,
+                                     PassDetail detail = PassDetail::Kernels);
 
 // Peak memory of the partition where values a kernel keeps in registers
 // allocate nothing: the estimate's stored masks say which values reach
@@ -119,6 +128,7 @@ struct BandwidthAndPeak {
 // the caller's thread may still simulate the backward's peak.
 BandwidthAndPeak estimate_bandwidth_and_peak(const Graph& prepared, const PartitionResult& r, const OpClasses& ops,
                                              const Device& device, const BandwidthOptions& o = {},
-                                             unsigned threads = 0, const std::function<void()>& beside = nullptr);
+                                             unsigned threads = 0, const std::function<void()>& beside = nullptr,
+                                             PassDetail detail = PassDetail::Kernels);
 
 }  // namespace pt

@@ -45,17 +45,21 @@ class PassCoster {
     }
   }
 
-  PassEstimate run() {
+  PassEstimate run(PassDetail detail) {
     PassEstimate out;
+    const bool keep = detail == PassDetail::Kernels;
     // At most one estimate per kernel: reserved, not grown by doubling (at
     // 10^6 nodes the backward's 148,000 were moved through fresh pages).
-    out.kernels.reserve(static_cast<size_t>(f_.kernel_count()));
+    if (keep) out.kernels.reserve(static_cast<size_t>(f_.kernel_count()));
+    std::vector<Transfer> one_kernel;  // a kernel's transfers, when they are not kept
     for (int32_t k = 0; k < f_.kernel_count(); ++k) {
-      const size_t at = out.transfers.size();
-      KernelEstimate ke = cost_kernel(k, out.transfers);
+      std::vector<Transfer>& transfers = keep ? out.transfers : one_kernel;
+      if (!keep) transfers.clear();
+      const size_t at = transfers.size();
+      KernelEstimate ke = cost_kernel(k, transfers);
       if ((ke.store_count == 0 && !ke.fused && ke.load_count == 0) ||
           (ke.fused && ke.store_count == 0)) {  // fused: everything it computes is computed elsewhere
-        out.transfers.resize(at);
+        transfers.resize(at);
         continue;
       }
       out.bytes_loaded += ke.bytes_loaded;
@@ -63,7 +67,8 @@ class PassCoster {
       out.bytes_cached += ke.bytes_cached;
       out.flops += ke.flops;
       out.seconds += ke.seconds;
-      out.kernels.push_back(std::move(ke));
+      ++out.kernel_count;
+      if (keep) out.kernels.push_back(std::move(ke));
     }
     return out;
   }
@@ -319,8 +324,9 @@ class PassCoster {
 }  // namespace
 
 PassEstimate cost_kernels(const Graph& g, const FusionGroups& f, const NodeOpClasses& ops,
-                          const std::vector<uint64_t>& numel, const Device& device, const BandwidthOptions& o) {
-  return PassCoster(g, f, ops, numel, device, o).run();
+                          const std::vector<uint64_t>& numel, const Device& device, const BandwidthOptions& o,
+                          PassDetail detail) {
+  return PassCoster(g, f, ops, numel, device, o).run(detail);
 }
 
 void move_masks(FusionGroups& from, PassEstimate& to) {
@@ -331,9 +337,9 @@ void move_masks(FusionGroups& from, PassEstimate& to) {
 
 PassEstimate cost_pass(const Graph& g, const Subgraph& pass, const std::vector<NodeId>& outputs,
                        const NodeOpClasses& ops, const std::vector<uint64_t>& numel, const Device& device,
-                       const BandwidthOptions& o, const std::vector<NodeId>& recomputed) {
+                       const BandwidthOptions& o, const std::vector<NodeId>& recomputed, PassDetail detail) {
   FusionGroups f = group_kernels(g, pass, outputs, ops, numel, o, recomputed);
-  PassEstimate out = cost_kernels(g, f, ops, numel, device, o);
+  PassEstimate out = cost_kernels(g, f, ops, numel, device, o, detail);
   move_masks(f, out);
   return out;
 }

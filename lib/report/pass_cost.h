@@ -21,14 +21,16 @@ namespace pt {
 // classes; the other arguments as estimate_pass's.
 PassEstimate cost_pass(const Graph& g, const Subgraph& pass, const std::vector<NodeId>& outputs,
                        const NodeOpClasses& ops, const std::vector<uint64_t>& numel, const Device& device,
-                       const BandwidthOptions& o, const std::vector<NodeId>& recomputed);
+                       const BandwidthOptions& o, const std::vector<NodeId>& recomputed,
+                       PassDetail detail = PassDetail::Kernels);
 
 // cost_pass's second step, for a caller that reads the pass's kernels
 // (group_kernels, fusion_groups.h) elsewhere meanwhile: the estimate of
 // kernels `f`, which it only reads. Its stored, realized and kernel fields
 // stay empty until move_masks.
 PassEstimate cost_kernels(const Graph& g, const FusionGroups& f, const NodeOpClasses& ops,
-                          const std::vector<uint64_t>& numel, const Device& device, const BandwidthOptions& o);
+                          const std::vector<uint64_t>& numel, const Device& device, const BandwidthOptions& o,
+                          PassDetail detail = PassDetail::Kernels);
 
 // The groups' per-node masks into the estimate's fields, moved, not copied
 // (6 bytes a node, touched again by a copy while the groups still lived).

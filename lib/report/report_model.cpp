@@ -160,7 +160,7 @@ ReportModel build_report(const ReportInputs& in) {
   // simulates the peak memory; they write fields the estimate does not.
   BandwidthAndPeak traffic = estimate_bandwidth_and_peak(
       in.partitioned.prepared.graph, in.partitioned.result, in.settings.op_classes, in.device, in.bandwidth_options,
-      in.threads, [&] { add_partition_facts(in, m); });
+      in.threads, [&] { add_partition_facts(in, m); }, PassDetail::Totals);
   m.bandwidth = std::move(traffic.bandwidth);
   m.memory = std::move(traffic.memory);
   m.timings = in.timings;

@@ -54,7 +54,7 @@ SweepRow row_for(const Graph& g, const PartitionResult& r, const Settings& s, co
   }
   row.recomputed_count = static_cast<int64_t>(r.extraction.recomputed.size());
   for (NodeId id : r.extraction.recomputed) row.recomputed_flops += count_flops_if_readable(g, id);
-  const BandwidthEstimate bw = estimate_bandwidth(g, r, s.op_classes, device, o, threads);
+  const BandwidthEstimate bw = estimate_bandwidth(g, r, s.op_classes, device, o, threads, PassDetail::Totals);
   row.forward_bytes = bw.forward.bytes();
   row.backward_bytes = bw.backward.bytes();
   row.forward_seconds = bw.forward.seconds;

@@ -352,6 +352,31 @@ TEST_CASE("the forward costed on a second thread gives the estimate of one threa
   CHECK(one.forward.bytes() != one.backward.bytes());  // the passes did not trade places
 }
 
+TEST_CASE("PassDetail::Totals: the totals and the kernel count of the full estimate, without its lists") {
+  const auto loaded = pt::load_graph_file(std::string(PT_TEST_DIR) + "/corpus/gpt2_124m.pb", pt::Format::Binary);
+  const pt::Settings s;
+  const pt::Partitioned p = pt::partition_joint(loaded.graph, s);
+  const pt::Device h200 = pt::parse_device("h200");
+  const pt::BandwidthEstimate full = pt::estimate_bandwidth(p.prepared.graph, p.result, s.op_classes, h200);
+  for (unsigned threads : {1u, 2u}) {
+    CAPTURE(threads);
+    const pt::BandwidthEstimate totals = pt::estimate_bandwidth(p.prepared.graph, p.result, s.op_classes, h200, {},
+                                                                threads, pt::PassDetail::Totals);
+    for (const auto& [kept, lean] : {std::pair{&full.forward, &totals.forward}, {&full.backward, &totals.backward}}) {
+      REQUIRE(kept->kernels.size() > 100);
+      CHECK(kept->kernel_count == static_cast<int64_t>(kept->kernels.size()));
+      CHECK(kept->transfers.size() > kept->kernels.size());
+      CHECK(lean->kernel_count == kept->kernel_count);
+      CHECK(lean->kernels.empty());
+      CHECK(lean->transfers.empty());
+      PassEstimate with_lists = *lean;  // the rest, masks included, is the full estimate's
+      with_lists.kernels = kept->kernels;
+      with_lists.transfers = kept->transfers;
+      CHECK(with_lists == *kept);
+    }
+  }
+}
+
 TEST_CASE("the peak memory in two halves (the backward's beside its costing) equals fused_peak_memory") {
   const pt::Settings s;
   const pt::Device h200 = pt::parse_device("h200");
