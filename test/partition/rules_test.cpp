@@ -46,11 +46,38 @@ struct Run {
   BanReason ban(const std::string& name) const { return r.solution.network.banned[g.find(name)]; }
 };
 
+void check_same_subgraph(const Subgraph& a, const Subgraph& b) {
+  CHECK(a.keep == b.keep);
+  CHECK(a.is_input == b.is_input);
+  CHECK(a.invalid_output == b.invalid_output);
+}
+
+// Every rule's graph is also partitioned with `threads` 2, whose extraction
+// extracts the forward for the chosen values beside the first backward
+// (kept where extraction drops nothing and binds no symbol, redone where it
+// does: both happen below): the same extraction as one thread's.
 Run partition_text(const std::string& text, const Settings& s = {}) {
   const Graph joint = test::graph_from_text(text);
   PrepareResult p = prepare(joint, s);
   Run run{std::move(p.graph), {}};
-  run.r = partition_graph(run.g, s);
+  run.r = partition_graph(run.g, s, 1);
+  const PartitionResult two = partition_graph(run.g, s, 2);
+  const Extraction& a = run.r.extraction;
+  const Extraction& b = two.extraction;
+  CHECK(b.saved_values == a.saved_values);
+  CHECK(b.saved_sym_nodes == a.saved_sym_nodes);
+  CHECK(b.dropped == a.dropped);
+  CHECK(b.recomputed == a.recomputed);
+  CHECK(b.grad_inputs == a.grad_inputs);
+  check_same_subgraph(b.forward, a.forward);
+  check_same_subgraph(b.backward, a.backward);
+  // However extraction got there, its two graphs are the extractions for
+  // its final lists.
+  const Classification& c = run.r.classification;
+  std::vector<NodeId> fw_outputs = c.fwd_outputs;
+  for (NodeId id : a.fw_saved_outputs()) fw_outputs.push_back(id);
+  check_same_subgraph(a.forward, extract_subgraph(run.g, c.inputs, fw_outputs, Pass::Forward));
+  check_same_subgraph(a.backward, extract_subgraph(run.g, a.bw_inputs(), c.bwd_outputs, Pass::Backward));
   return run;
 }
 
