@@ -1,5 +1,7 @@
 #include "graph/dtype.h"
 
+#include <iterator>
+
 
 namespace pt {
 
@@ -36,12 +38,26 @@ constexpr DtypeEntry kDtypes[] = {
 
 }  // namespace
 
-std::optional<uint32_t> dtype_itemsize(std::string_view name) {
-  if (name.starts_with("torch.")) name.remove_prefix(6);
-  for (const auto& e : kDtypes) {
-    if (e.name == name) return e.itemsize;
+// 1 + 2 x the entry's place, + 1 for the "torch." spelling: at most 2 x 57.
+static_assert(2 * std::size(kDtypes) < 255);
+
+std::optional<DtypeInfo> dtype_info(std::string_view name) {
+  const bool prefixed = name.starts_with("torch.");
+  if (prefixed) name.remove_prefix(6);
+  for (size_t k = 0; k < std::size(kDtypes); ++k) {
+    if (kDtypes[k].name == name) return DtypeInfo{kDtypes[k].itemsize, static_cast<uint8_t>(1 + 2 * k + prefixed)};
   }
   return std::nullopt;
+}
+
+std::optional<uint32_t> dtype_itemsize(std::string_view name) {
+  const auto info = dtype_info(name);
+  return info ? std::optional<uint32_t>(info->itemsize) : std::nullopt;
+}
+
+uint8_t dtype_code(std::string_view name) {
+  const auto info = dtype_info(name);
+  return info ? info->code : 0;
 }
 
 }  // namespace pt

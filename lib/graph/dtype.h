@@ -13,4 +13,16 @@ namespace pt {
 // element, as torch's element_size() does.
 std::optional<uint32_t> dtype_itemsize(std::string_view name);
 
+// A dtype name and what validation keeps of it (Node::dtype): its item size
+// and a code that tells names apart exactly, as comparing the strings
+// would ("float" and "float32" differ, so do "torch.float32" and
+// "float32"); codes are 1-255, 0 stands for no tensor.
+struct DtypeInfo {
+  uint32_t itemsize;
+  uint8_t code;
+};
+std::optional<DtypeInfo> dtype_info(std::string_view name);
+// dtype_info(name)->code, 0 for a name torch has no dtype for.
+uint8_t dtype_code(std::string_view name);
+
 }  // namespace pt

@@ -21,7 +21,7 @@ class ValueChecker {
       case ValueView::kTensor: {
         n.value_kind = ValueKind::Tensor;
         const TensorView t = v.tensor();  // one scan of the TensorMeta for both
-        n.size_bytes = tensor_bytes(pn, t, [] { return std::string("val.tensor"); }, n.numel);
+        n.size_bytes = tensor_bytes(pn, t, [] { return std::string("val.tensor"); }, n.numel, &n.dtype);
         n.has_storage = t.has_storage();
         n.storage = t.storage();
         break;
@@ -102,12 +102,16 @@ class ValueChecker {
     return tuple + ".items[" + std::to_string(p.k) + "]";
   }
 
-  // The tensor's bytes, and its elements into `numel`. `field()` names it,
-  // called only on the way to an error.
+  // The tensor's bytes, its elements into `numel` and, when asked, its
+  // dtype's code into `dtype`. `field()` names it, called only on the way
+  // to an error.
   template <typename Field>
-  uint64_t tensor_bytes(const NodeFields& pn, const TensorView& t, const Field& field, uint64_t& numel) {
-    const auto itemsize = dtype_itemsize(t.dtype());
-    if (!itemsize) fail(pn, field() + ".dtype", "= '" + printable(t.dtype()) + "' is not a torch dtype");
+  uint64_t tensor_bytes(const NodeFields& pn, const TensorView& t, const Field& field, uint64_t& numel,
+                        uint8_t* dtype = nullptr) {
+    const auto info = dtype_info(t.dtype());
+    if (!info) fail(pn, field() + ".dtype", "= '" + printable(t.dtype()) + "' is not a torch dtype");
+    if (dtype != nullptr) *dtype = info->code;
+    const std::optional<uint32_t> itemsize = info->itemsize;
     if (t.stride_size() != 0 && t.stride_size() != t.shape_size()) {
       fail(pn, field() + ".stride", "has " + std::to_string(t.stride_size()) + " entries but shape has " +
                                       std::to_string(t.shape_size()));

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "budget/runtime_estimate.h"
+#include "graph/dtype.h"
 #include "prepare/cse_key.h"
 #include "report/attention_rate.h"
 #include "report/value_numel.h"
@@ -218,8 +219,8 @@ class PassCoster {
       if (attention) {
         flop_s = *attention;
       } else {
-        const auto& out_val = g_.record(roots.front()).val();
-        const bool fp32 = out_val.has_tensor() && out_val.tensor().dtype() == "float32";
+        static const uint8_t kFloat32 = dtype_code("float32");  // the name as written, not "torch.float32"
+        const bool fp32 = g_[roots.front()].dtype == kFloat32;
         flop_s = static_cast<double>(ke.flops) / ((fp32 ? device_.fp32_flops_per_second : device_.flops_per_second) *
                                                   (derate ? device_.matmul_efficiency : 1.0));
       }

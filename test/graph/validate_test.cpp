@@ -9,6 +9,7 @@
 
 #include <google/protobuf/text_format.h>
 
+#include "graph/dtype.h"
 #include "graph/errors.h"
 #include "graph/graph_io.h"
 #include "graph/printable.h"
@@ -323,6 +324,24 @@ TEST_CASE("arg_numbers: the ints and floats among the positional args, in lists 
   for (int i = 0; i < 300; ++i) many += "items { int: " + std::to_string(i) + " } ";
   const pt::Graph big = valid(around(call("r", "args { node: \"x\" } args { list { " + many + "} } " + kTensorVal)));
   CHECK(big[big.find("r")].arg_numbers == 255);
+}
+
+TEST_CASE("Node::dtype: a tensor value's dtype code, 0 for tuples, symbols and nothing") {
+  const pt::Graph g = valid(R"(
+    nodes { name: "x" op: "placeholder" target: "x" val { tensor { shape: [4] dtype: "float32" } } }
+    nodes { name: "y" op: "placeholder" target: "y" val { tensor { shape: [4] dtype: "torch.bfloat16" } } }
+    nodes { name: "s" op: "placeholder" target: "s" val { sym { expr: "s0" kind: "int" } } }
+    nodes { name: "t" op: "call_function" target: "mylib.f.default" args { node: "x" }
+            val { tuple { items { tensor { shape: [4] dtype: "float32" } } } } }
+    nodes { name: "output" op: "output" target: "output" args { list { items { node: "t" } items { node: "y" } } } }
+    num_fwd_outputs: 2
+  )");
+  CHECK(g[g.find("x")].dtype == pt::dtype_code("float32"));
+  CHECK(g[g.find("y")].dtype == pt::dtype_code("torch.bfloat16"));
+  CHECK(g[g.find("x")].dtype != g[g.find("y")].dtype);
+  CHECK(g[g.find("s")].dtype == 0);
+  CHECK(g[g.find("t")].dtype == 0);
+  CHECK(g[g.find("output")].dtype == 0);
 }
 
 TEST_CASE("UserLists: each node's distinct users in graph order, repeats once, nodes without users empty") {
