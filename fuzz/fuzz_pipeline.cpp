@@ -173,9 +173,10 @@ void run(const uint8_t* data, size_t size, Format format) {
   // arithmetic floor, cached rereads, attention rates).
   const ReportModel model = build_report({joint, p, s, parse_device("h200"), {}, {}});
   // Large graphs cost the forward pass (and simulate its peak memory) on a
-  // second thread: the same estimate and peak.
-  const BandwidthAndPeak two =
-      estimate_bandwidth_and_peak(p.prepared.graph, p.result, s.op_classes, parse_device("h200"), {}, 2);
+  // second thread: the same estimate and peak. (The report keeps each
+  // pass's totals only, PassDetail::Totals, so this one does too.)
+  const BandwidthAndPeak two = estimate_bandwidth_and_peak(p.prepared.graph, p.result, s.op_classes,
+                                                           parse_device("h200"), {}, 2, nullptr, PassDetail::Totals);
   if (!(two.bandwidth.forward == model.bandwidth.forward) || !(two.bandwidth.backward == model.bandwidth.backward)) {
     throw std::logic_error("the bandwidth model on two threads gives a different estimate");
   }
