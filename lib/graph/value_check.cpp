@@ -111,7 +111,7 @@ class ValueChecker {
     const auto info = dtype_info(t.dtype());
     if (!info) fail(pn, field() + ".dtype", "= '" + printable(t.dtype()) + "' is not a torch dtype");
     if (dtype != nullptr) *dtype = info->code;
-    const std::optional<uint32_t> itemsize = info->itemsize;
+    const uint64_t itemsize = info->itemsize;
     if (t.stride_size() != 0 && t.stride_size() != t.shape_size()) {
       fail(pn, field() + ".stride", "has " + std::to_string(t.stride_size()) + " entries but shape has " +
                                       std::to_string(t.shape_size()));
@@ -122,7 +122,7 @@ class ValueChecker {
     }
     // Byte sizes stay below 2^62 so that sums of a few of them cannot overflow.
     constexpr uint64_t kLimit = uint64_t{1} << 62;
-    uint64_t bytes = *itemsize;
+    uint64_t bytes = itemsize;
     bool zero = false;
     int d = -1;
     for (const int64_t dim : t.shape()) {
@@ -136,7 +136,7 @@ class ValueChecker {
       }
     }
     // The product of the shape: exact (bounded above), 0 with a 0 in it.
-    numel = zero ? 0 : bytes / *itemsize;
+    numel = zero ? 0 : bytes / itemsize;
     return zero ? 0 : bytes;
   }
 
