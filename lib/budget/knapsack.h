@@ -1,4 +1,4 @@
-// 0-1 knapsack solvers of the activation memory budget (DESIGN.md section 5),
+// 0-1 knapsack solvers of the activation memory budget (docs/design.md section 5),
 // with the exact semantics of PyTorch 2.11's
 // torch/_functorch/_activation_checkpointing/knapsack.py.
 //

@@ -1,4 +1,4 @@
-// The activation memory budget (DESIGN.md section 5), PyTorch's
+// The activation memory budget (docs/design.md section 5), PyTorch's
 // choose_saved_values_set: with budget b in [0, 1], try the default cut, then
 // more aggressive cuts, then a 0-1 knapsack over the banned-but-recomputable
 // nodes (solver: activation_memory_budget_solver) and a final cut that

@@ -1,4 +1,4 @@
-// The recomputation bans (DESIGN.md section 4): per-node rules
+// The recomputation bans (docs/design.md section 4): per-node rules
 // (should_ban_recomputation) and the two chain heuristics. Each ban becomes a
 // source -> X_in edge of infinite capacity. Every rule names the setting that
 // turns it off (see BanOptions and ban_reason.h).

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Cross-check partition_tool's memory-budget decisions (DESIGN.md section 5).
+"""Cross-check partition_tool's memory-budget decisions (docs/design.md section 5).
 
 An independent re-derivation, from the graph JSON and the JSON report's
-`budget` object, of everything section 5 of DESIGN.md fixes once the solves'
+`budget` object, of everything section 5 of docs/design.md fixes once the solves'
 cuts are known: the input size (min), the default cut's size (max), the stage
 of the cascade, the knapsack items' sizes, normalized memories, order and
 matmul/convolution FLOPs, and the knapsack itself (`dp` with float32
