@@ -82,8 +82,12 @@ RandomRole random_role(const Graph& g, NodeId id, const OpClasses& ops) {
 }
 
 bool recompute_changes_random_numbers(const Graph& g, NodeId id, const OpClasses& ops) {
-  const RandomRole role = random_role(g, id, ops);
-  return role != RandomRole::None && role != RandomRole::SeededRandom;
+  // Asked of every forward node: the common answer (no seed, not a random
+  // op) without reading the node's inputs.
+  const Node& n = g[id];
+  if (n.op != OpKind::CallFunction) return false;
+  if (n.packet == "prims.inductor_seeds" || n.packet == "prims.inductor_lookup_seed") return true;
+  return ops.is_random(n) && random_role(g, id, ops) == RandomRole::UnseededRandom;
 }
 
 bool BanSet::try_ban(NodeId id, BanReason why) {

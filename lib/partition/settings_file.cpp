@@ -93,6 +93,9 @@ void apply_settings_text(const std::string& text, const std::string& path, Setti
   }
   for (const auto& [k, v] : root) {
     const std::string key(k.str());
+    if (const toml::array* list = v.as_array(); list && !list->empty() && list->is_array_of_tables()) {
+      throw SettingsError(where(path, v) + "[[" + key + "]]: arrays of tables are not settings");
+    }
     const toml::table* table = v.as_table();
     if (!table) {
       apply(path, key, v, settings);

@@ -133,6 +133,8 @@ TEST_CASE("what TOML accepts but no setting means, and broken TOML, are errors n
   CHECK(file_error("recomputable_ops.add = [\"aten.mn\"]\n") ==
         "s.toml:1: setting recomputable_ops.add: 'aten.mn' is no op the tool knows (did you mean 'aten.mm'?)");
   CHECK(file_error("cse = true\ncse = false\n").starts_with("s.toml:2: "));
+  CHECK(file_error("cse = true\n[[view_ops]]\nadd = [\"aten.view\"]\n") ==
+        "s.toml:2: [[view_ops]]: arrays of tables are not settings");
   CHECK(file_error("cse true\n").starts_with("s.toml:1: "));
 }
 
