@@ -1,5 +1,5 @@
 // Helpers shared by the subcommands: resolving file formats, loading and
-// validating a graph, reading a settings file. (Human-readable sizes are
+// validating a graph. (Human-readable sizes are
 // pt::human_bytes in report/human_units.h, shared with the reports.)
 #pragma once
 
@@ -12,6 +12,7 @@
 #include "graph/graph_io.h"
 #include "graph/validate.h"
 #include "partition/settings.h"
+#include "partition/settings_file.h"  // apply_settings_file (--config)
 
 namespace CLI {
 class App;
@@ -41,13 +42,5 @@ struct OutputPath {
 // another output of the same run (compared as files when they exist, else
 // as normalized paths).
 void check_output_paths(const std::string& input, const std::vector<OutputPath>& outputs);
-
-// Applies a settings file to `settings`: one `key = value` per line, keys as
-// for --set. Blank lines and `# comments` are allowed; a `[section]` header
-// prefixes the keys below it (`[recomputable_ops]` + `add = [...]` is
-// `recomputable_ops.add`), as in TOML; values may be quoted; lists are
-// written ["aten.a", "aten.b"] on one line. Throws SettingsError naming the
-// file and line.
-void apply_settings_file(const std::string& path, Settings& settings);
 
 }  // namespace pt::app

@@ -159,6 +159,10 @@ int main(int argc, char** argv) {
     }
     if (!chosen && main_options.input.empty()) throw CLI::RequiredError("--input");
   } catch (const CLI::ParseError& e) {
+    if (const std::string typo = pt::app::mistyped_command(argc, argv, kCommands); !typo.empty()) {
+      spdlog::error("{}", typo);
+      return kExitBadInput;
+    }
     return app.exit(e) == 0 ? kExitOk : kExitBadInput;
   }
 

@@ -29,6 +29,7 @@ struct BudgetDecision {
   std::vector<CutSolution> solves;  // every min cut solved, in order (0 to 4)
   double min_gb = 0, max_gb = 0;    // activation sizes of the inputs and of the default cut, in GB
   std::vector<KnapsackItem> items;  // knapsack items, largest first
+  std::string solver_note;          // the ilp solver's time limit ran out: what was used ("" otherwise)
 };
 
 // The effective budget: the first node carrying memory_budget, else the setting.

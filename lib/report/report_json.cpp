@@ -234,6 +234,7 @@ void write_report_json(std::ostream& out, const ReportModel& m) {
   w.field("default_partition", m.default_partition);
   w.field("budget_stage", m.budget_stage);
   budget(w, m.budget);
+  string_list(w, "warnings", m.warnings);
 
   settings(w, m.settings);
   string_list(w, "settings_changed", m.settings_changed);

@@ -269,8 +269,9 @@ def main():
         stages = {}
         for i, (g, b, sets) in enumerate(plan_runs(opts.runs, opts.seed)):
             out = os.path.join(work, "report_%03d.json" % i)
+            # The model is PyTorch 2.11's cascade, random seeds included.
             cmd = ["-q", "--input", os.path.join(opts.graphs, g + ".pb"),
-                   "--set", "activation_memory_budget=%r" % b]
+                   "--set", "activation_memory_budget=%r" % b, "--set", "ban_recompute_rng_seeds=false"]
             for k, v in sets.items():
                 cmd += ["--set", "%s=%s" % (k, v)]
             cmd += ["--report-json", out]
