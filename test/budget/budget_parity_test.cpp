@@ -32,7 +32,7 @@ void check_budget_runs(const std::string& model) {
     std::vector<std::string> saved;
     for (NodeId id : r.extraction.fw_saved_outputs()) saved.emplace_back(g[id].name);
     CHECK(saved == std::vector<std::string>(run.fw_saved_outputs().begin(), run.fw_saved_outputs().end()));
-    std::vector<Capacity> want;
+    std::vector<FlowValue> want;
     for (const auto& solve : run.solves()) want.push_back(solve.cut_value());
     CHECK(r.cut_values == want);
     REQUIRE(r.budget != nullptr);
