@@ -54,7 +54,9 @@ enum class PreflowRun : uint8_t {
 // arc enters X, hence T is inside X. T holds no excess, and no residual arc
 // enters it, so its capacity is F: T is itself a minimum cut, the smallest
 // sink side, the same set a maximum flow gives. The property tests compare
-// it with run()'s (test/partition/min_cut_test.cpp).
+// it with run()'s (test/partition/min_cut_test.cpp). PyTorch does the same:
+// networkx's minimum_cut runs preflow_push with value_only=True (its first
+// phase) and searches back from the sink.
 template <class Value>
 Value preflow_sink_side(const lemon::SmartDigraph& g, const lemon::SmartDigraph::ArcMap<Value>& capacity,
                         lemon::SmartDigraph::Node source, lemon::SmartDigraph::Node sink, PreflowRun run,
