@@ -1,7 +1,8 @@
 // The side-by-side on PyTorch's own flow networks (test/corpus/*.flow.dimacs):
-// bare LEMON Preflow (build the digraph, runMinCut) against partition_tool's
-// solver (min_cut.h: contraction, components, sink side), both from the same
-// arc list. Both values are checked equal before timing.
+// bare LEMON Preflow on the whole network (build the digraph, runMinCut)
+// against partition_tool's solver (min_cut.h: contraction, then Preflow on
+// each component, sink side), both from the same arc list. Both values are
+// checked equal before timing.
 #include <benchmark/benchmark.h>
 
 #include <fstream>
@@ -27,8 +28,8 @@ void register_flow_benchmarks() {
   for (const std::string& path : corpus_files(".flow.dimacs")) {
     const std::string name = short_name(path, ".flow.dimacs");
     const auto net = load(path);
-    const int64_t lemon = preflow_reference_cut(net->vertex_count, net->arcs, net->source, net->sink, false).value;
-    const Capacity ours = solve_min_cut(net->vertex_count, net->arcs, net->source, net->sink).value;
+    const FlowValue lemon = preflow_reference_cut(net->vertex_count, net->arcs, net->source, net->sink, false).value;
+    const FlowValue ours = solve_min_cut(net->vertex_count, net->arcs, net->source, net->sink).value;
     const bool same = ours == lemon;
     benchmark::RegisterBenchmark(("FlowLemonPreflow/" + name).c_str(), [net](benchmark::State& state) {
       for (auto _ : state) {

@@ -70,9 +70,8 @@ ContractedNetwork contract_network(int32_t vertex_count, const std::vector<FlowA
                                    int32_t sink) {
   ContractedNetwork out;
   out.side.assign(static_cast<size_t>(vertex_count), ForcedSide::Free);
-  // One adjacency at a time: each is 4 bytes a vertex and an infinite arc
-  // (15 MB at 10^6 nodes), and the solve's stage sets half of the run's
-  // peak memory (docs/performance.md, "Session 19").
+  // One adjacency at a time: each is 4 bytes a vertex and an infinite arc,
+  // and the solve's stage sets much of a large run's peak memory.
   out.feasible = flood(infinite_arcs(vertex_count, arcs, false), sink, ForcedSide::Sink, out.side);
   if (out.feasible) out.feasible = flood(infinite_arcs(vertex_count, arcs, true), source, ForcedSide::Source, out.side);
   if (!out.feasible) {

@@ -33,14 +33,13 @@ struct ContractedNetwork {
   // cut exists (the rest is then left empty).
   bool feasible = true;
   std::vector<ForcedSide> side;  // per vertex of the original network
-  Capacity constant = 0;         // finite arcs from the source side to the sink side
+  FlowValue constant = 0;        // finite arcs from the source side to the sink side
 
   // Components, each a small network: local vertex 0 is the (merged) source,
   // 1 the sink, 2 + k the free vertex vertices[vertex_start[c] + k]. Its
   // arcs are the original arcs arc_ids[arc_start[c] ...), in their order,
-  // with endpoints local_vertex() gives. Indices, not copies: at 10^6 nodes
-  // 4 bytes instead of 24 an arc kept (0.93M arcs), 17 MB less at the
-  // solve's peak (docs/performance.md, "Session 28").
+  // with endpoints local_vertex() gives. Indices, not copies: 4 bytes an
+  // arc kept instead of the arc itself.
   std::vector<int32_t> vertex_start;  // per component, then the total
   std::vector<int32_t> vertices;      // original ids
   std::vector<int32_t> arc_start;     // per component, then the total

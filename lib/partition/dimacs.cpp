@@ -1,6 +1,7 @@
 #include "partition/dimacs.h"
 
 #include <algorithm>
+#include <cmath>
 #include <istream>
 #include <ostream>
 #include <sstream>
@@ -48,9 +49,12 @@ DimacsCounts write_dimacs(std::ostream& out, const FlowNetwork& net, const std::
   // distinct_arcs keeps the order of first occurrence: the same list.
   const std::vector<FlowArc> deduplicated = net.arcs_distinct ? std::vector<FlowArc>{} : distinct_arcs(net.arcs);
   const std::vector<FlowArc>& arcs = net.arcs_distinct ? net.arcs : deduplicated;
-  Capacity finite_sum = 0;
-  for (const FlowArc& a : arcs) finite_sum += a.capacity == kInfinite ? 0 : Capacity{a.capacity};
-  const Capacity infinite = finite_sum < kDimacsInfinite ? kDimacsInfinite : finite_sum + 1;
+  FlowValue finite_sum = 0;
+  for (const FlowArc& a : arcs) {
+    if (a.capacity != kInfinite) finite_sum += a.capacity;
+  }
+  const FlowValue infinite = finite_sum < kDimacsInfinite ? FlowValue(kDimacsInfinite) : FlowValue(finite_sum + 1);
+  const std::string infinite_text = to_string(infinite);
 
   std::vector<int32_t> id(static_cast<size_t>(net.vertex_count), 0);
   for (const FlowArc& a : arcs) id[a.from] = id[a.to] = 1;
@@ -61,13 +65,13 @@ DimacsCounts write_dimacs(std::ostream& out, const FlowNetwork& net, const std::
 
   std::ostringstream text;  // one write at the end: the caller's stream may be a file
   if (!comment.empty()) text << "c " << comment << "\n";
-  text << "c " << kInfiniteNote << to_string(infinite) << "\n";
+  text << "c " << kInfiniteNote << infinite_text << "\n";
   text << "p max " << counts.vertices << " " << counts.arcs << "\n";
   text << "n " << id[FlowNetwork::kSource] << " s\n";
   text << "n " << id[FlowNetwork::kSink] << " t\n";
   for (const FlowArc& a : arcs) {
-    const Capacity capacity = a.capacity == kInfinite ? infinite : Capacity{a.capacity};
-    text << "a " << id[a.from] << " " << id[a.to] << " " << to_string(capacity) << "\n";
+    text << "a " << id[a.from] << " " << id[a.to] << " " << (a.capacity == kInfinite ? infinite_text : to_string(a.capacity))
+         << "\n";
   }
   out << text.str();
   return counts;
@@ -75,21 +79,18 @@ DimacsCounts write_dimacs(std::ostream& out, const FlowNetwork& net, const std::
 
 namespace {
 
-Capacity parse_capacity(const std::string& word, bool& ok) {
-  ok = !word.empty() && word.size() <= 38;
-  Capacity v = 0;
-  for (char c : word) {
-    if (c < '0' || c > '9') ok = false;
-    v = v * 10 + (c - '0');
-  }
-  return v;
+// A non-negative decimal integer of any length.
+bool parse_integer(const std::string& word, FlowValue& v) {
+  if (word.empty() || word.find_first_not_of("0123456789") != std::string::npos) return false;
+  v.set_str(word, 10);
+  return true;
 }
 
 }  // namespace
 
 DimacsNetwork read_dimacs(std::istream& in, const std::string& label) {
   DimacsNetwork net;
-  Capacity infinite = kDimacsInfinite;
+  FlowValue infinite = kDimacsInfinite;
   bool have_problem = false, have_source = false, have_sink = false;
   int64_t declared_arcs = 0;
   std::string line;
@@ -102,10 +103,9 @@ DimacsNetwork read_dimacs(std::istream& in, const std::string& label) {
     if (!(words >> kind)) continue;
     if (kind == "c") {
       const auto at = line.find(kInfiniteNote);
-      bool ok = false;
-      if (at != std::string::npos) {
-        const Capacity v = parse_capacity(line.substr(at + std::string(kInfiniteNote).size()), ok);
-        if (ok) infinite = v;
+      FlowValue v;
+      if (at != std::string::npos && parse_integer(line.substr(at + std::string(kInfiniteNote).size()), v)) {
+        infinite = v;
       }
     } else if (kind == "p") {
       std::string max;
@@ -124,11 +124,19 @@ DimacsNetwork read_dimacs(std::istream& in, const std::string& label) {
     } else if (kind == "a") {
       int64_t u = 0, v = 0;
       std::string cap_word;
-      bool ok = false;
+      FlowValue cap;
       if (!have_problem || !(words >> u >> v >> cap_word)) fail("expected 'a FROM TO CAPACITY' after 'p'");
-      const Capacity cap = parse_capacity(cap_word, ok);
-      if (!ok || u < 1 || v < 1 || u > net.vertex_count || v > net.vertex_count) fail("bad arc");
-      net.arcs.push_back({static_cast<int32_t>(u - 1), static_cast<int32_t>(v - 1), cap >= infinite ? kInfinite : cap});
+      if (!parse_integer(cap_word, cap) || u < 1 || v < 1 || u > net.vertex_count || v > net.vertex_count) {
+        fail("bad arc");
+      }
+      Capacity capacity = kInfinite;
+      if (cap < infinite) {
+        capacity = cap.get_d();
+        if (!std::isfinite(capacity) || FlowValue(capacity) != cap) {
+          fail("capacity " + cap_word + " is not exactly a double");
+        }
+      }
+      net.arcs.push_back({static_cast<int32_t>(u - 1), static_cast<int32_t>(v - 1), capacity});
     } else {
       fail("unknown line kind '" + kind + "'");
     }

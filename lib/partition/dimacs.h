@@ -23,7 +23,7 @@
 
 namespace pt {
 
-inline constexpr Capacity kDimacsInfinite = Capacity{1} << 60;
+inline constexpr Capacity kDimacsInfinite = 1152921504606846976.0;  // 2^60
 
 struct DimacsNetwork {
   int32_t vertex_count = 0;  // ids 0 .. vertex_count-1 (the file's id minus one)
@@ -40,8 +40,9 @@ struct DimacsCounts {
 DimacsCounts write_dimacs(std::ostream& out, const FlowNetwork& net, const std::string& comment);
 
 // Capacities at or above the infinite number (2^60, or the one a comment
-// "infinite capacity written as N" names) read as infinite. Throws
-// InputError naming `label` and the line.
+// "infinite capacity written as N" names) read as infinite. A finite
+// capacity must be an integer that a double holds exactly (as every weight
+// the partitioner writes is). Throws InputError naming `label` and the line.
 DimacsNetwork read_dimacs(std::istream& in, const std::string& label);
 
 }  // namespace pt

@@ -4,8 +4,6 @@
 #include <cstdint>
 #include <vector>
 
-#include "graph/page_prefault.h"
-#include "graph/side_by_side.h"
 #include "partition/ban_heuristics.h"
 #include "partition/node_weight.h"
 
@@ -53,7 +51,7 @@ FlowNetwork build_flow_network(const Graph& g, const Classification& c, const Se
 }
 
 FlowNetwork build_flow_network(const Graph& g, const Classification& c, const Settings& s, const BanOptions& o,
-                               const NodeOpClasses& ops, unsigned threads) {
+                               const NodeOpClasses& ops) {
   const NodeId count = g.size();
   FlowNetwork net;
   net.vertex_count = 2 + 2 * count;
@@ -73,12 +71,9 @@ FlowNetwork build_flow_network(const Graph& g, const Classification& c, const Se
     return sink_out ? Shape::SinkOutWeighted : Shape::Weighted;
   };
   // First the bans (they read the graph, never the arcs) and the exact arc
-  // count, then the arcs into a block of that size. The ban arcs come last
-  // in the same order as before. Reserved for the most arcs a node could
-  // have (4 + its users), the block was 113 MB at 10^6 nodes of which 43
-  // were written: once the block was freed for the report, the report's
-  // allocations went on into its never-touched tail (68 MB of fresh pages
-  // in that stage, docs/performance.md "Session 28").
+  // count, then the arcs into a block of that size, the ban arcs last.
+  // Reserved for the most arcs a node could have (4 + its users), the block
+  // would be more than twice what is written.
   size_t arc_count = 0;
   for (NodeId id = 0; id < count; ++id) {
     const Shape shape = shape_of(id);
@@ -101,8 +96,6 @@ FlowNetwork build_flow_network(const Graph& g, const Classification& c, const Se
   if (o.used_far_apart) ban_used_far_apart(g, c, ops, bans);
   if (o.long_fusible_chains) ban_long_fusible_chains(g, c, ops, bans);
   net.arcs.reserve(arc_count + bans.order().size());
-  const BackgroundPrefault prefault(net.arcs.data(), net.arcs.capacity() * sizeof(FlowArc),
-                                    split_in_two(threads, count));
 
   for (NodeId id = 0; id < count; ++id) {
     const Shape shape = shape_of(id);

@@ -1,7 +1,8 @@
 // The flow network of one min-cut solve (docs/design.md section 4), in flat
 // arrays. Vertex 0 is the source, 1 the sink; node X has X_in = 2 + 2X and
-// X_out = 3 + 2X. Capacities are integers; kInfinite marks infinite edges
-// until the solver replaces it by a sentinel above the sum of finite ones.
+// X_out = 3 + 2X. Capacities are integers held in doubles (capacity.h);
+// kInfinite marks infinite edges until the solver replaces it by a sentinel
+// above the sum of finite ones.
 #pragma once
 
 #include <cstdint>
@@ -23,9 +24,8 @@ enum class SinkTie : uint8_t { None, In, Out };
 struct FlowArc {
   int32_t from;
   int32_t to;
-  StoredCapacity capacity;  // kInfinite for infinite
+  Capacity capacity;  // kInfinite for infinite
 };
-static_assert(sizeof(FlowArc) == 24);
 
 struct FlowNetwork {
   static constexpr int32_t kSource = 0;
@@ -36,9 +36,7 @@ struct FlowNetwork {
   int32_t vertex_count = 2;
   std::vector<FlowArc> arcs;
   // Per node: where in `arcs` its X_in -> X_out edge is, -1 when it has
-  // none; weight() reads that edge's capacity. An index instead of the
-  // capacity itself (an optional 128-bit integer): 4 bytes a node, not 32,
-  // 26 MB less at 10^6 nodes while the network and its solve are alive.
+  // none; weight() reads that edge's capacity.
   std::vector<int32_t> weight_arc;
   std::vector<BanReason> banned;  // per node; None when recomputable
   std::vector<NodeId> ban_order;  // bans in the order they were made
@@ -46,9 +44,8 @@ struct FlowNetwork {
   // Set by build_flow_network, whose arcs are distinct (from, to) pairs by
   // construction: per node at most one sink tie of each half, one weight
   // edge, one edge per distinct user, one ban edge. distinct_arc_count() is
-  // then arcs.size(), not a count that took 17-24 ms and 25 MB of
-  // scratch at 10^6 nodes, just before the report. Networks read from a
-  // DIMACS file may repeat an arc and leave it false.
+  // then arcs.size(), without counting. Networks read from a DIMACS file may
+  // repeat an arc and leave it false.
   bool arcs_distinct = false;
 
   // The X_in -> X_out capacity of node x (nullopt: no such edge; kInfinite:
@@ -65,10 +62,9 @@ struct FlowNetwork {
   int64_t distinct_arc_count() const;
 
   // For a caller done with the solve (the partition command): counts the
-  // vertices and arcs, then frees the arcs and the node weights (at 10^6
-  // nodes ~0.1 GB that the report stage would otherwise hold
-  // beside its own allocations; issue 7's 2 GB peak). Bans and sink ties
-  // stay. explain reads the weights, so it keeps the whole network.
+  // vertices and arcs, then frees the arcs and the node weights, which the
+  // report stage would otherwise hold beside its own allocations. Bans and
+  // sink ties stay. explain reads the weights, so it keeps the whole network.
   void release_arcs();
   bool arcs_released() const { return released_counts_.has_value(); }
 
@@ -82,10 +78,8 @@ struct FlowNetwork {
 
 FlowNetwork build_flow_network(const Graph& g, const Classification& c, const Settings& s, const BanOptions& o);
 // The same, with g's op classes under s.op_classes already looked up (the
-// partitioner's, which the report reuses). `threads` as --threads: from
-// kParallelNodes nodes a second thread faults in the arc block's pages
-// while this one writes them (graph/page_prefault.h).
+// partitioner's, which the report reuses).
 FlowNetwork build_flow_network(const Graph& g, const Classification& c, const Settings& s, const BanOptions& o,
-                               const NodeOpClasses& ops, unsigned threads = 1);
+                               const NodeOpClasses& ops);
 
 }  // namespace pt

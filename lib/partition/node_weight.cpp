@@ -54,13 +54,14 @@ std::optional<Capacity> node_weight(const Graph& g, const Classification& c, Nod
   const double dist = static_cast<double>(c.dist_from_bw[id]);
   const double exponent = std::max(std::min(dist, s.dist_from_bw_cap), 1.0);
   const double weight = std::trunc(static_cast<double>(n.size_bytes) * std::pow(s.dist_from_bw_base, exponent));
-  if (!(weight < static_cast<double>(kMaxWeight))) {
-    throw InputError(g.source + ": node '" + std::string(n.name) + "': the cost of saving it (" + std::to_string(weight) +
-                     ") reaches 2^100, beyond exact capacities; lower dist_from_bw_base or dist_from_bw_cap");
+  // Not materialized: saving it costs an extra write the forward would not
+  // do. Doubling a double is exact unless it overflows.
+  const Capacity w = is_materialized(g, id, ops) ? weight : 2 * weight;
+  if (!std::isfinite(w)) {
+    throw InputError(g.source + ": node '" + std::string(n.name) +
+                     "': the cost of saving it overflows a double, as in PyTorch's float arithmetic; lower "
+                     "dist_from_bw_base or dist_from_bw_cap");
   }
-  Capacity w = static_cast<Capacity>(weight);  // exact: weight is an integral double below 2^100
-  // Not materialized: saving it costs an extra write the forward would not do.
-  if (!is_materialized(g, id, ops)) w *= 2;
   return w;
 }
 

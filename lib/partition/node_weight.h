@@ -23,8 +23,11 @@ bool is_materialized(const Graph& g, NodeId id, const OpClasses& ops);
 // The weight, exactly as PyTorch computes it in IEEE double:
 // trunc(size * base ** max(min(dist_from_bw, cap), 1)), doubled when not
 // materialized. nullopt = infinite (the value cannot be saved: tuples, none,
-// opaque objects, views under recompute_views). Throws InputError when the
-// weight reaches 2^100 (lower dist_from_bw_base or dist_from_bw_cap).
+// opaque objects, views under recompute_views). The weight is an integer
+// held exactly in a double, at any size (capacity.h). Throws InputError when
+// it overflows a double: PyTorch's own float arithmetic fails there too
+// (OverflowError), except for a weight of 2^1023 or more that only its
+// doubling overflows.
 // `ops`: the graph's nodes classified by s.op_classes.
 std::optional<Capacity> node_weight(const Graph& g, const Classification& c, NodeId id, const Settings& s,
                                     const NodeOpClasses& ops);

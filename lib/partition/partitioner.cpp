@@ -46,10 +46,9 @@ PartitionResult partition_graph(const Graph& prepared, const Settings& s, unsign
     chosen = r.budget->chosen;
     timer.mark("solve", r.timings);
   } else {
-    r.solution.network =
-        build_flow_network(prepared, r.classification, s, BanOptions::from_settings(s), *r.node_ops, threads);
+    r.solution.network = build_flow_network(prepared, r.classification, s, BanOptions::from_settings(s), *r.node_ops);
     timer.mark("build_network", r.timings);
-    r.solution.cut = solve_min_cut(r.solution.network, threads);
+    r.solution.cut = solve_min_cut(r.solution.network);
     if (!r.solution.cut.feasible) {
       throw InfeasibleError(explain_infeasible(prepared, r.classification, r.solution.network));
     }

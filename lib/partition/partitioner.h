@@ -28,7 +28,7 @@ struct PartitionResult {
   Classification classification;
   CutSolution solution;            // the final solve (the one whose cut is used)
   std::vector<NodeId> chosen;      // saved values chosen before extraction, graph order
-  std::vector<Capacity> cut_values; // every solve's cut value, in order
+  std::vector<FlowValue> cut_values;  // every solve's cut value, in order
   Extraction extraction;
   bool default_partition = false;  // nothing needs the backward: PyTorch's default partition
   std::vector<StageTiming> timings;  // classify, build network, solve, extract

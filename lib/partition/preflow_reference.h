@@ -1,7 +1,8 @@
 // The plain reference for min_cut.h: LEMON Preflow on the whole network,
-// then the reverse residual search from the sink; no contraction. Slow on
-// large networks (about n^1.8 on PyTorch's), kept for property tests and for
-// benchmarks against bare LEMON. Capacities must fit 62 bits in total.
+// both phases (a maximum flow), then the reverse residual search from the
+// sink; no contraction. Slow on large networks (about n^1.8 on PyTorch's),
+// kept for property tests and for benchmarks against bare LEMON.
+// Capacities of any size, as for min_cut.h.
 #pragma once
 
 #include <cstdint>
@@ -13,8 +14,8 @@ namespace pt {
 
 struct ReferenceCut {
   bool feasible = true;
-  int64_t value = 0;
-  Flags sink_side;
+  FlowValue value = 0;
+  Flags sink_side;  // empty when not asked for
 };
 
 // With `sink_side` false only the maximum flow value is computed (Preflow's

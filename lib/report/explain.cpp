@@ -11,7 +11,6 @@
 #include "partition/ban_reason.h"
 #include "partition/node_weight.h"
 #include "report/human_units.h"
-#include "report/integer_text.h"
 #include "report/json_writer.h"
 #include "report/save_reason.h"
 
@@ -98,8 +97,8 @@ std::string capacity_text(const Graph& g, const Classification& c, const Setting
                                  : "no X_in -> X_out edge";
   }
   const Capacity w = *weight;
-  if (w < 0) return "infinite: it cannot be saved (not a tensor, or a view under recompute_views)";
-  std::string text = integer_text(w);
+  if (w == kInfinite) return "infinite: it cannot be saved (not a tensor, or a view under recompute_views)";
+  std::string text = to_string(w);
   const Node& n = g[id];
   if (n.value_kind == ValueKind::Tensor && n.op != OpKind::Placeholder && w > 0) {
     const double d = std::max(std::min(static_cast<double>(c.dist_from_bw[id]), s.dist_from_bw_cap), 1.0);

@@ -8,7 +8,6 @@
 #include "budget/memory_budget.h"
 #include "partition/ban_heuristics.h"
 #include "partition/ban_reason.h"
-#include "report/integer_text.h"
 
 namespace pt {
 
@@ -142,9 +141,9 @@ void add_partition_facts(const ReportInputs& in, ReportModel& m) {
   m.bans_by_reason = sorted_counts(by_reason);
   m.must_save_tags = p.prepared.must_save;
 
-  m.cut_value = integer_text(r.solution.cut.value);
-  m.cut_value_number = integer_number(r.solution.cut.value);
-  for (const auto& v : r.cut_values) m.solves.push_back(integer_number(v));
+  m.cut_value = to_string(r.solution.cut.value);
+  m.cut_value_number = to_double(r.solution.cut.value);
+  for (const auto& v : r.cut_values) m.solves.push_back(to_double(v));
   m.flow_vertices = r.solution.network.used_vertex_count();
   m.flow_arcs = r.solution.network.distinct_arc_count();
   m.default_partition = r.default_partition;

@@ -11,7 +11,6 @@
 
 #include "budget/runtime_estimate.h"
 #include "graph/errors.h"
-#include "graph/thread_placement.h"
 #include "partition/partitioner.h"
 #include "prepare/prepare.h"
 #include "report/bandwidth_model.h"
@@ -129,6 +128,13 @@ SweepResult run_sweep(const Graph& joint, const Settings& base, const std::strin
   const unsigned row_threads = jobs > 1 || asked_jobs == 1 ? 1 : 0;
   std::vector<SweepRow> rows(values.size());
   std::vector<std::exception_ptr> failures(values.size());
+  // A value that cannot be computed (no finite cut, a weight past a double,
+  // a setting combination refused) marks its row and the other rows go on;
+  // any other failure (out of memory, a defect) stops the sweep.
+  auto mark_failed = [&](size_t i, const std::exception& e) {
+    rows[i] = SweepRow{};
+    rows[i].error = e.what();
+  };
   auto solve_row = [&](size_t i) {
     try {
       if (prepare_each) {
@@ -140,8 +146,11 @@ SweepResult run_sweep(const Graph& joint, const Settings& base, const std::strin
                           device, o, row_threads);
       }
     } catch (const InfeasibleError& e) {
-      rows[i] = SweepRow{};
-      rows[i].error = e.what();
+      mark_failed(i, e);
+    } catch (const InputError& e) {
+      mark_failed(i, e);
+    } catch (const SettingsError& e) {
+      mark_failed(i, e);
     } catch (...) {
       failures[i] = std::current_exception();
     }
@@ -159,7 +168,6 @@ SweepResult run_sweep(const Graph& joint, const Settings& base, const std::strin
       for (unsigned t = 1; t < jobs; ++t) {
         try {
           workers.emplace_back(take_rows);
-          place_beside_caller(workers.back().native_handle());
         } catch (const std::system_error&) {
           break;  // no more threads to be had (a container's pids limit): fewer share the rows
         }

@@ -25,7 +25,7 @@ namespace pt {
 
 struct SweepRow {
   std::string value;            // as given to Settings::set
-  std::string error;            // non-empty when this value has no finite cut
+  std::string error;            // non-empty when this value could not be computed: why
   int64_t saved_count = 0;      // values and symbols the forward saves
   uint64_t saved_bytes = 0;
   int64_t recomputed_count = 0;

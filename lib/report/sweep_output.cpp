@@ -122,7 +122,7 @@ void write_sweep_text(std::ostream& out, const SweepResult& r) {
     std::vector<std::string> cells;
     for (const auto& c : columns) cells.push_back(c.text(row));
     line(cells);
-    if (!row.error.empty()) out << "    no finite cut: " << row.error << "\n";
+    if (!row.error.empty()) out << "    not computed: " << row.error << "\n";
   }
 }
 

@@ -66,3 +66,23 @@ TEST_CASE("flow writes the first solve's network in DIMACS") {
   CHECK(contains(out.out, "dist_from_bw_base=1"));
   CHECK(contains(out.out, "\np max "));
 }
+
+TEST_CASE("a steep dist_from_bw_base still gives an exact cut; a weight past a double is refused in one line") {
+  // At 1.9 the capacities sum past 2^64 (the flow network's infinite number
+  // is one more than their sum): the components that need it are solved in
+  // wide integers (partition/capacity.h).
+  const std::string gpt2 = std::string(PT_TEST_DIR) + "/corpus/gpt2_124m.pb";
+  const ToolResult steep = run_tool({"--input", gpt2, "--set", "dist_from_bw_base=1.9", "-v"});
+  CHECK(steep.exit_code == 0);
+  // The value networkx's preflow_push (PyTorch's solver) gives on the same network, in Python integers.
+  CHECK(contains(steep.err, "saved 261 values, recomputed 88 ops, cut value 6507503047\n"));
+  const ToolResult flow = run_tool({"flow", "-i", gpt2, "--set", "dist_from_bw_base=1.9", "--dimacs", "-"});
+  REQUIRE(flow.exit_code == 0);
+  CHECK(contains(flow.out, "c infinite capacity written as 1475620004011504585244968896271462\n"));
+  // 3^1000 overflows a double, as it does in PyTorch's float arithmetic.
+  const ToolResult overflow =
+      run_tool({"--input", gpt2, "--set", "dist_from_bw_base=3", "--set", "dist_from_bw_cap=1000"});
+  CHECK(overflow.exit_code == 2);
+  REQUIRE(overflow.err_lines().size() == 1);
+  CHECK(contains(overflow.err, "overflows a double"));
+}

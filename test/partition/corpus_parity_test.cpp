@@ -145,7 +145,7 @@ int check_model(const std::string& model, bool all_settings) {
     // which must still differ (a fix of the order model shows up here).
     const bool order_differs = known_order_differences().count(model + "/" + run.config()) > 0;
     CHECK((names(g, backward_run_order(g, e)) == strings(run.bw_nodes())) == !order_differs);
-    std::vector<Capacity> want;
+    std::vector<FlowValue> want;
     for (const auto& solve : run.solves()) want.push_back(solve.cut_value());
     CHECK(r.cut_values == want);
     const bool budget_run = s.activation_memory_budget < 1;

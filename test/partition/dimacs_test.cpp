@@ -1,10 +1,11 @@
 // The DIMACS export: our flow network for gpt2_124m and resnet18 has the same
 // vertex and arc counts, the same multiset of capacities and the same
 // maximum flow as the network PyTorch built (test/corpus/*.flow.dimacs);
-// writing and reading back loses nothing.
+// writing and reading back loses nothing, at any capacity a double holds.
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -92,6 +93,28 @@ TEST_CASE("write then read: every distinct arc once, infinite as 2^60") {
   REQUIRE(back.arcs.size() == 6);
   CHECK(back.arcs[0].capacity == kInfinite);
   CHECK(solve_min_cut(back.vertex_count, back.arcs, back.source, back.sink).value == 9 + 1);
+}
+
+TEST_CASE("capacities past 2^64 are written and read back exactly; infinite as one more than their sum") {
+  FlowNetwork net;
+  net.vertex_count = 4;
+  const double big = std::ldexp(1.0, 200) + std::ldexp(1.0, 150);
+  net.arcs = {{0, 2, big}, {2, 3, kInfinite}, {3, 1, 7}};
+  std::ostringstream text;
+  write_dimacs(text, net, "");
+  const std::string big_text = "1606938044258991702789654798301043660808172443277929218048000";
+  CHECK(text.str().find("a 1 3 " + big_text + "\n") != std::string::npos);
+  const std::string infinite_text = "1606938044258991702789654798301043660808172443277929218048008";  // the sum + 1
+  CHECK(text.str().find("c infinite capacity written as " + infinite_text + "\n") != std::string::npos);
+  const DimacsNetwork back = read_text(text.str());
+  REQUIRE(back.arcs.size() == 3);
+  CHECK(back.arcs[0].capacity == big);
+  CHECK(back.arcs[1].capacity == kInfinite);
+  CHECK(to_string(solve_min_cut(back.vertex_count, back.arcs, back.source, back.sink).value) == "7");
+  // 2^60 + 1 is an integer no double holds.
+  CHECK_THROWS_WITH_AS(read_text("c infinite capacity written as 1000000000000000000000\np max 3 1\nn 1 s\nn 2 t\n"
+                                 "a 1 2 1152921504606846977\n"),
+                       "written: line 5: capacity 1152921504606846977 is not exactly a double", InputError);
 }
 
 TEST_CASE("malformed DIMACS is refused with the line") {

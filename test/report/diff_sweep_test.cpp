@@ -102,3 +102,22 @@ TEST_CASE("sweep: cse re-prepares, booleans take --values, bad keys and values f
   CHECK_THROWS_AS(pt::sweep_values_from_range("1:2"), pt::SettingsError);
   CHECK(pt::sweep_values_from_list("0.1, 0.5,1") == std::vector<std::string>{"0.1", "0.5", "1"});
 }
+
+TEST_CASE("sweep: a value that cannot be computed marks its row; the other rows go on") {
+  // 1e300 makes a weight overflow a double (an InputError for that value);
+  // 1.9 is steep, its cut exact in wide integers.
+  const pt::SweepResult r = pt::run_sweep(pt::test::linear_ce_graph(), pt::Settings{}, "dist_from_bw_base",
+                                          {"1.1", "1e300", "1.9"}, pt::parse_device("h100"));
+  REQUIRE(r.rows.size() == 3);
+  CHECK(r.rows[0].error.empty());
+  CHECK(r.rows[0].saved_count == 7);
+  CHECK(r.rows[1].value == "1e300");
+  CHECK(r.rows[1].error.find("overflows a double") != std::string::npos);
+  CHECK(r.rows[2].error.empty());
+  CHECK(r.rows[2].saved_count > 0);
+  std::ostringstream text, json;
+  pt::write_sweep_text(text, r);
+  pt::write_sweep_json(json, r);
+  CHECK(text.str().find("not computed: ") != std::string::npos);
+  CHECK(json.str().find("\"error\": \"") != std::string::npos);
+}
