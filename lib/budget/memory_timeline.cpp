@@ -14,7 +14,7 @@ bool live_during(const ValueLifetime& v, size_t step) {
 LiveValue live_value(const Graph& g, const ValueLifetime& v, size_t step) {
   LiveValue out;
   out.node = v.node;
-  out.bytes = g[v.node].size_bytes;
+  out.bytes = v.bytes;
   out.category = v.category;
   out.reason = v.reason == LiveReason::AwaitingReader && static_cast<size_t>(v.first) == step
                    ? LiveReason::RunningKernel
@@ -54,7 +54,7 @@ void add_buckets(const std::vector<CategoryBytes>& by_step, size_t from, size_t 
 void add_largest(const Graph& g, const MemoryTimeline& t, size_t members, std::vector<MemoryPoint>& points) {
   std::vector<size_t> order(t.lifetimes.size());
   std::iota(order.begin(), order.end(), size_t{0});
-  std::erase_if(order, [&](size_t i) { return g[t.lifetimes[i].node].size_bytes == 0; });
+  std::erase_if(order, [&](size_t i) { return t.lifetimes[i].bytes == 0; });
   std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
     return larger(live_value(g, t.lifetimes[a], 0), live_value(g, t.lifetimes[b], 0));
   });
@@ -138,7 +138,7 @@ std::vector<CategoryBytes> bytes_by_step(const Graph& g, const MemoryTimeline& t
   std::vector<CategoryBytes> delta(t.steps.size() + 1, CategoryBytes{});
   for (const ValueLifetime& v : t.lifetimes) {
     const auto c = static_cast<size_t>(v.category);
-    const uint64_t bytes = g[v.node].size_bytes;
+    const uint64_t bytes = v.bytes;
     const auto first = static_cast<size_t>(v.first);
     const size_t end = std::min(t.steps.size(), static_cast<size_t>(v.last) + (v.last == ValueLifetime::kStillLive ? 0 : 1));
     if (first >= end) continue;

@@ -41,10 +41,14 @@ enum class LiveReason : uint8_t {
 // One value's stay in memory: live at steps first..last inclusive (last:
 // kStillLive when nothing frees it). `node` is the value whose buffer it is
 // (a view's base; a fused output written in place owns its input's buffer
-// from its own step on).
+// from its own step on). `bytes` is the node's size, but for a base whose
+// saved views the backward frees: the simulation frees each view's own
+// size (a backward input is its own storage there), so the base stays on
+// with what they did not free.
 struct ValueLifetime {
   static constexpr int32_t kStillLive = std::numeric_limits<int32_t>::max();
   NodeId node = kNoNode;
+  uint64_t bytes = 0;
   int32_t first = 0;
   int32_t last = kStillLive;
   NodeId reader = kNoNode;  // the node whose step ends it (its last reader, or the value taking its buffer)

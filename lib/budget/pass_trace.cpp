@@ -1,5 +1,6 @@
 #include "budget/pass_trace.h"
 
+#include <algorithm>
 #include <utility>
 
 namespace pt {
@@ -13,7 +14,9 @@ NodeId buffer_of(const PassTrace& trace, NodeId id) {
 
 // Ends the lifetime that holds a pass input's memory: the input's own, or,
 // for a view the forward saved, its base's (the forward kept the base).
-void end_carried(const Graph& g, const NodeOpClasses& ops, const std::vector<int32_t>& carried, size_t offset,
+// A view's end frees the view's own size (end.bytes): what it leaves of a
+// larger base lives on as a lifetime of its own.
+void end_carried(const Graph& g, const NodeOpClasses& ops, std::vector<int32_t>& carried, size_t offset,
                  const ValueLifetime& end, MemoryTimeline& t) {
   NodeId v = end.node;
   while (carried[v] < 0 && !g[v].positional_inputs.empty() &&
@@ -21,9 +24,26 @@ void end_carried(const Graph& g, const NodeOpClasses& ops, const std::vector<int
     v = g[v].positional_inputs[0];
   }
   if (carried[v] < 0) return;
-  ValueLifetime& life = t.lifetimes[static_cast<size_t>(carried[v])];
-  life.last = static_cast<int32_t>(offset) + end.last;
-  life.reader = end.reader;
+  const auto at = static_cast<size_t>(carried[v]);
+  t.lifetimes[at].last = static_cast<int32_t>(offset) + end.last;
+  t.lifetimes[at].reader = end.reader;
+  carried[v] = -1;
+  if (t.lifetimes[at].bytes <= end.bytes) return;
+  ValueLifetime rest = t.lifetimes[at];
+  rest.bytes -= end.bytes;
+  rest.first = rest.last + 1;
+  rest.last = ValueLifetime::kStillLive;
+  rest.reader = kNoNode;
+  carried[v] = static_cast<int32_t>(t.lifetimes.size());
+  t.lifetimes.push_back(rest);
+}
+
+// Ends the carried lifetimes in the order the pass frees them.
+void end_all_carried(const Graph& g, const NodeOpClasses& ops, std::vector<int32_t> carried, size_t offset,
+                     std::vector<ValueLifetime> ends, MemoryTimeline& t) {
+  std::stable_sort(ends.begin(), ends.end(),
+                   [](const ValueLifetime& a, const ValueLifetime& b) { return a.last < b.last; });
+  for (const ValueLifetime& end : ends) end_carried(g, ops, carried, offset, end, t);
 }
 
 // Per node, its lifetime among t's that are still live (-1: none).
@@ -50,10 +70,9 @@ void record_forward(const Graph& g, const Classification& c, const Extraction& e
     if (id != kNoNode) output[buffer_of(trace, id)] = true;
   }
   for (NodeId id : c.inputs) {
-    t.lifetimes.push_back({id, 0, ValueLifetime::kStillLive, kNoNode, MemoryCategory::Input, LiveReason::Input});
+    t.lifetimes.push_back({id, g[id].size_bytes, 0, ValueLifetime::kStillLive, kNoNode, MemoryCategory::Input, LiveReason::Input});
   }
-  const std::vector<int32_t> carried = still_live(g, t);
-  for (const ValueLifetime& end : trace.input_ends) end_carried(g, ops, carried, 0, end, t);
+  end_all_carried(g, ops, still_live(g, t), 0, trace.input_ends, t);
   for (ValueLifetime v : trace.allocated) {
     if (saved[v.node]) {
       v.category = MemoryCategory::Saved;
@@ -74,11 +93,10 @@ void record_backward(const Graph& g, const Classification& c, const Extraction& 
   if (backward_peak) t.peak_step = offset + trace.peak_pos;
   for (NodeId id : e.grad_inputs) {
     if (g[id].input_kind != InputKind::Tangent) continue;
-    t.lifetimes.push_back({id, static_cast<int32_t>(offset), ValueLifetime::kStillLive, kNoNode,
+    t.lifetimes.push_back({id, g[id].size_bytes, static_cast<int32_t>(offset), ValueLifetime::kStillLive, kNoNode,
                            MemoryCategory::Input, LiveReason::Tangent});
   }
-  const std::vector<int32_t> carried = still_live(g, t);
-  for (const ValueLifetime& end : trace.input_ends) end_carried(g, ops, carried, offset, end, t);
+  end_all_carried(g, ops, still_live(g, t), offset, trace.input_ends, t);
   Flags gradient(static_cast<size_t>(g.size()), false);
   for (NodeId id : c.bwd_outputs) {
     if (id != kNoNode) gradient[buffer_of(trace, id)] = true;

@@ -270,6 +270,7 @@ struct PassSimulation {
       const NodeId id = order[pos];
       ValueLifetime v;
       v.node = id;
+      v.bytes = g[id].size_bytes;
       v.last = last[pos];
       v.reader = reader[pos];
       if (is_input[id]) {
