@@ -40,6 +40,9 @@ struct Frame {
   double x0 = kLeft, x1 = kWidth - kRight, y0 = kHeight - kBottom, y1 = kTop;
   double px(double step) const { return x.at(step, x0, x1); }
   double py(double bytes) const { return y.at(bytes, y0, y1); }
+  // A point's bucket spans its steps: memory is a step function of the step.
+  double left(const MemoryPlotPoint& p) const { return px(static_cast<double>(p.first_step)); }
+  double right(const MemoryPlotPoint& p) const { return px(static_cast<double>(p.last_step) + 1); }
 };
 
 void write_axes(std::ostream& out, const Frame& f) {
@@ -64,7 +67,7 @@ void write_axes(std::ostream& out, const Frame& f) {
 // The boundary and the peak of one series.
 void write_marks(std::ostream& out, const Frame& f, const MemoryPlotSeries& s, const char* color, size_t index) {
   if (s.backward_from > 0 && s.backward_from < s.steps) {
-    const double x = f.px(static_cast<double>(s.backward_from) - 0.5);
+    const double x = f.px(static_cast<double>(s.backward_from));
     out << "<line class=\"boundary\" x1=\"" << num(x) << "\" y1=\"" << num(f.y0) << "\" x2=\"" << num(x)
         << "\" y2=\"" << num(f.y1) << "\" stroke=\"" << color << "\" stroke-dasharray=\"5,4\"/>\n";
     if (index == 0) {
@@ -74,7 +77,7 @@ void write_marks(std::ostream& out, const Frame& f, const MemoryPlotSeries& s, c
   }
   if (s.points.empty()) return;
   const MemoryPlotPoint& p = s.points[s.peak_point];
-  const double x = f.px(static_cast<double>(p.step)), y = f.py(static_cast<double>(s.peak_bytes));
+  const double x = (f.left(p) + f.right(p)) / 2, y = f.py(static_cast<double>(s.peak_bytes));
   const std::string label = (s.label.empty() ? "" : s.label + ": ") + "peak " + human_bytes(s.peak_bytes) + " at " + s.peak_at;
   const bool right_half = x > (f.x0 + f.x1) / 2;
   out << "<g class=\"peak\"><title>" << xml(hover_text(s, p)) << "</title><circle cx=\"" << num(x) << "\" cy=\""
@@ -96,17 +99,17 @@ void write_stacked(std::ostream& out, const Frame& f, const MemoryPlotSeries& s)
   for (size_t c = 0; c < kMemoryCategoryCount; ++c) {
     out << "<polygon class=\"area\" fill=\"" << kCategoryColor[c] << "\" points=\"";
     for (size_t i = 0; i < s.points.size(); ++i) {
-      const double top = static_cast<double>(below[i][c] + s.points[i].bytes[c]);
-      out << num(f.px(static_cast<double>(s.points[i].step))) << "," << num(f.py(top)) << " ";
+      const std::string y = num(f.py(static_cast<double>(below[i][c] + s.points[i].bytes[c])));
+      out << num(f.left(s.points[i])) << "," << y << " " << num(f.right(s.points[i])) << "," << y << " ";
     }
     for (size_t i = s.points.size(); i-- > 0;) {
-      out << num(f.px(static_cast<double>(s.points[i].step))) << "," << num(f.py(static_cast<double>(below[i][c])))
-          << (i ? " " : "");
+      const std::string y = num(f.py(static_cast<double>(below[i][c])));
+      out << num(f.right(s.points[i])) << "," << y << " " << num(f.left(s.points[i])) << "," << y << (i ? " " : "");
     }
     out << "\"/>\n";
   }
   for (const MemoryPlotPoint& p : s.points) {
-    const double a = f.px(static_cast<double>(p.first_step) - 0.5), b = f.px(static_cast<double>(p.last_step) + 0.5);
+    const double a = f.left(p), b = f.right(p);
     out << "<rect class=\"hover\" x=\"" << num(a) << "\" y=\"" << num(f.y1) << "\" width=\"" << num(std::max(b - a, 0.5))
         << "\" height=\"" << num(f.y0 - f.y1) << "\" fill=\"transparent\"><title>" << xml(hover_text(s, p))
         << "</title></rect>\n";
@@ -117,12 +120,12 @@ void write_stacked(std::ostream& out, const Frame& f, const MemoryPlotSeries& s)
 void write_line(std::ostream& out, const Frame& f, const MemoryPlotSeries& s, const char* color) {
   out << "<polyline class=\"line\" fill=\"none\" stroke=\"" << color << "\" stroke-width=\"1.6\" points=\"";
   for (size_t i = 0; i < s.points.size(); ++i) {
-    out << (i ? " " : "") << num(f.px(static_cast<double>(s.points[i].step))) << ","
-        << num(f.py(static_cast<double>(total_bytes(s.points[i].bytes))));
+    const std::string y = num(f.py(static_cast<double>(total_bytes(s.points[i].bytes))));
+    out << (i ? " " : "") << num(f.left(s.points[i])) << "," << y << " " << num(f.right(s.points[i])) << "," << y;
   }
   out << "\"/>\n";
   for (const MemoryPlotPoint& p : s.points) {
-    out << "<circle class=\"hover\" cx=\"" << num(f.px(static_cast<double>(p.step))) << "\" cy=\""
+    out << "<circle class=\"hover\" cx=\"" << num((f.left(p) + f.right(p)) / 2) << "\" cy=\""
         << num(f.py(static_cast<double>(total_bytes(p.bytes)))) << "\" r=\"2.5\" fill=\"" << color
         << "\" fill-opacity=\"0.25\"><title>" << xml(hover_text(s, p)) << "</title></circle>\n";
   }

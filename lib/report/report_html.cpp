@@ -161,7 +161,7 @@ void write_settings(std::ostream& out, const ReportModel& m) {
 
 // The tables' rows for the page's script.
 void write_data_json(std::ostream& json, const ReportModel& m) {
-  JsonWriter w(json);
+  JsonWriter w(json, JsonLayout::Compact);
   w.begin_object();
   w.field("max_rows", static_cast<uint64_t>(kHtmlRowsShown));
   w.key("saved");
@@ -214,7 +214,7 @@ void ExplainTable::add(const Explanation& x) {
 }
 
 void ExplainTable::write_json(std::ostream& out) const {
-  JsonWriter w(out);
+  JsonWriter w(out, JsonLayout::Compact);
   w.begin_object();
   w.key("s");
   w.begin_array();
