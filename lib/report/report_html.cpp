@@ -82,6 +82,7 @@ document.getElementById('explain-form').addEventListener('submit',function(ev){e
 function fromHash(){var p=hash();if(p.filter!==undefined)filter.value=p.filter;if(p.field)field.value=p.field;renderSaved();
  if(p.explain)explain(p.explain);}
 window.addEventListener('hashchange',fromHash);fromHash();
+document.documentElement.setAttribute('data-ready-ms',Math.round(performance.now()));
 })();
 )";
 
