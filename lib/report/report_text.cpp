@@ -108,7 +108,7 @@ void write_saved(std::ostream& out, const ReportModel& m, size_t top) {
 void write_live_at_peak(std::ostream& out, const ReportModel& m, size_t top) {
   if (!m.memory || m.live_at_peak.empty()) return;
   const size_t shown = shown_rows(m.live_at_peak.size(), top);
-  out << "\n" << heading("Largest values live at the peak (" + fit_right(m.memory->peak_at, 30) + ")", shown,
+  out << "\n" << heading("Largest values live at the peak, at " + fit_right(m.memory->peak_at, 30), shown,
                           m.live_at_peak.size());
   // 2 + 24 + 1 + 8 + 1 + 11 + 1 + 52 = 100 columns.
   out << format("  %-24s %8s %-11s %s\n", "name", "size", "category", "why alive");
