@@ -9,11 +9,13 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cli_common.h"
 #include "commands.h"
 #include "graph/errors.h"
 #include "partition_args.h"
 #include "pipeline/pipeline.h"
 #include "report/diff.h"
+#include "report/memory_plot_svg.h"
 #include "report/report_model.h"
 
 namespace pt::app {
@@ -30,6 +32,7 @@ struct DiffOptions {
   std::string report_a, report_b;
   bool json = false;
   size_t top = 20;
+  std::string plot_memory;  // A's and B's timelines on one SVG; empty: none
 };
 
 std::string read_text(const std::string& path) {
@@ -40,9 +43,16 @@ std::string read_text(const std::string& path) {
   return s.str();
 }
 
-CutSummary cut_of(const Graph& joint, const Settings& s, const ModelArgs& model, const std::string& label) {
+// `plots`, when given, receives the cut's memory timeline.
+CutSummary cut_of(const Graph& joint, const Settings& s, const ModelArgs& model, const std::string& label,
+                  std::vector<MemoryPlotSeries>* plots) {
   const Partitioned p = partition_joint(joint, s);
-  return summarize_cut(build_report({joint, p, s, model.resolve_device(), model.resolve_options(), {}}), label);
+  ReportModel m = build_report({joint, p, s, model.resolve_device(), model.resolve_options(), {}, 0, plots != nullptr});
+  if (plots) {
+    m.memory_plot->label = label;
+    plots->push_back(std::move(*m.memory_plot));
+  }
+  return summarize_cut(m, label);
 }
 
 int run_diff(const DiffOptions& o) {
@@ -56,9 +66,16 @@ int run_diff(const DiffOptions& o) {
   } else {
     if (o.input.path.empty()) throw InputError("diff: give --input GRAPH (or --report-a and --report-b)");
     const Settings sa = o.a.resolve(), sb = o.b.resolve();
+    if (!o.plot_memory.empty()) check_output_paths(o.input.path, {{"--plot-memory", o.plot_memory}});
     const LoadedGraph loaded = o.input.load();
-    a = cut_of(loaded.graph, sa, o.model, "A");
-    b = cut_of(loaded.graph, sb, o.model, "B");
+    std::vector<MemoryPlotSeries> plots;
+    a = cut_of(loaded.graph, sa, o.model, "A", o.plot_memory.empty() ? nullptr : &plots);
+    b = cut_of(loaded.graph, sb, o.model, "B", o.plot_memory.empty() ? nullptr : &plots);
+    if (!plots.empty()) {
+      std::ostringstream svg;
+      write_memory_svg(svg, loaded.graph.header->name() + " (A vs. B)", plots);
+      write_files_atomically({{o.plot_memory, svg.str()}});
+    }
   }
   const CutDiff d = diff_cuts(a, b);
   if (o.json) write_diff_json(std::cout, a, b, d);
@@ -79,6 +96,9 @@ Action add_diff_command(CLI::App& sub) {
   sub.add_option("--report-b", o->report_b, "Side B's saved report")->type_name("B.json");
   sub.add_flag("--json", o->json, "Print the diff as JSON (identical, a, b, saved_only_a/b, recomputed_only_a/b, delta)");
   sub.add_option("--top", o->top, "Rows per list of moved values; 0 lists all (default 20)")->type_name("N");
+  sub.add_option("--plot-memory", o->plot_memory,
+                 "Write A's and B's memory timelines on one SVG chart to PATH (with --input)")
+      ->type_name("PATH.svg");
   sub.footer(
       "Partitions GRAPH under two sets of settings (A and B; each defaults to PyTorch's)\n"
       "and shows what moved: values saved only by one side, ops recomputed only by one\n"

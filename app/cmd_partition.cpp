@@ -17,7 +17,10 @@
 #include "partition/partition_bytes.h"
 #include "partition/partition_message.h"
 #include "pipeline/pipeline.h"
+#include "report/explain.h"
 #include "report/human_units.h"
+#include "report/memory_plot_svg.h"
+#include "report/report_html.h"
 #include "report/report_json.h"
 #include "report/report_markdown.h"
 #include "report/report_model.h"
@@ -70,8 +73,9 @@ int run_main_command(const MainOptions& o) {
   }
   std::string text_report, json_report, md_report;
   std::optional<ReportModel> model;
-  if (o.report || !o.report_json.empty() || !o.report_md.empty()) {
-    model = build_report({joint, p, o.settings, o.device, o.bandwidth, {}, o.limits.threads});
+  const bool memory_plot = !o.plot_memory.empty() || !o.report_html.empty();
+  if (o.report || !o.report_json.empty() || !o.report_md.empty() || memory_plot) {
+    model = build_report({joint, p, o.settings, o.device, o.bandwidth, {}, o.limits.threads, memory_plot});
     // "report" times the model (bandwidth model, peak memory); the reports
     // then carry every stage's timing but their own formatting.
     timer.mark("report", timings);
@@ -86,6 +90,15 @@ int run_main_command(const MainOptions& o) {
     md_report = std::move(md).str();
     if (!o.report_json.empty() && o.report_json != "-") {
       outputs.add(o.report_json, [&](std::ostream& out) { write_report_json(out, *model); });  // 50 MB at 10^6 nodes
+    }
+    if (!o.plot_memory.empty()) {
+      outputs.add(o.plot_memory, [&](std::ostream& out) { write_memory_svg(out, model->graph, {*model->memory_plot}); });
+    }
+    if (!o.report_html.empty()) {
+      ExplainTable explanations;
+      explain_each(p, o.settings, [&](const Explanation& x) { explanations.add(x); });
+      outputs.add(o.report_html,
+                  [&](std::ostream& out) { write_report_html(out, *model, explanations, o.top); });
     }
   }
   if (!o.report_md.empty() && o.report_md != "-") outputs.add(o.report_md, md_report);

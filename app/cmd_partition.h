@@ -29,6 +29,8 @@ struct MainOptions {
   bool report = false;           // text report on stdout
   std::string report_json;       // empty: none; "-": stdout
   std::string report_md;         // empty: none; "-": stdout
+  std::string report_html;       // empty: none
+  std::string plot_memory;       // memory timeline SVG; empty: none
   size_t top = 15;               // rows per report list (0 = all)
   ModelArgs model;               // --device, --bandwidth-option
   std::string config_path;       // settings file, applied before --set

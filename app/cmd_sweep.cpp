@@ -1,5 +1,6 @@
 // partition_tool sweep --input G --key K --values ... | --range a:b:step:
 // one row per value of one setting.
+#include <algorithm>
 #include <iostream>
 #include <memory>
 #include <sstream>
@@ -32,6 +33,7 @@ struct SweepOptions {
   bool json = false;
   std::string plot;   // SVG path; empty: none
   std::string plot_x = "saved";
+  std::string plot_memory;  // every row's memory timeline on one SVG; empty: none
   unsigned jobs = 0;  // 0: every hardware thread
 };
 
@@ -44,9 +46,22 @@ int run_sweep_command(const SweepOptions& o) {
   }
   const auto values = o.range.empty() ? sweep_values_from_list(o.values) : sweep_values_from_range(o.range);
   if (!o.plot.empty()) check_output_paths(o.input.path, {{"--plot", o.plot}});
+  if (!o.plot_memory.empty()) check_output_paths(o.input.path, {{"--plot", o.plot}, {"--plot-memory", o.plot_memory}});
   const LoadedGraph loaded = o.input.load();
-  const SweepResult r =
-      run_sweep(loaded.graph, base, o.key, values, o.model.resolve_device(), o.model.resolve_options(), o.jobs);
+  // A curve per value shares the chart: fewer points each (at least 50).
+  const size_t plot_points =
+      o.plot_memory.empty() ? 0 : std::max<size_t>(50, kMemoryPlotPoints / std::max<size_t>(1, values.size()));
+  const SweepResult r = run_sweep(loaded.graph, base, o.key, values, o.model.resolve_device(),
+                                  o.model.resolve_options(), o.jobs, plot_points);
+  if (!o.plot_memory.empty()) {
+    std::vector<MemoryPlotSeries> curves;
+    for (const SweepRow& row : r.rows) {
+      if (row.memory_plot) curves.push_back(*row.memory_plot);
+    }
+    std::ostringstream svg;
+    write_memory_svg(svg, r.graph + " (sweeping " + o.key + ")", curves);
+    write_files_atomically({{o.plot_memory, svg.str()}});
+  }
   if (!o.plot.empty()) {
     std::ostringstream svg;
     write_sweep_svg(svg, r, o.plot_x == "peak" ? PlotMemory::Peak : PlotMemory::Saved);
@@ -82,6 +97,9 @@ Action add_sweep_command(CLI::App& sub) {
                  "The plot's memory axis: saved (bytes saved for the backward, default) or peak (peak memory)")
       ->check(CLI::IsMember({"saved", "peak"}))
       ->type_name("saved|peak");
+  sub.add_option("--plot-memory", o->plot_memory,
+                 "Also write every value's memory timeline (live bytes over the step) on one SVG chart to FILE")
+      ->type_name("FILE.svg");
   sub.add_option("-j,--jobs", o->jobs, "Rows solved in parallel (default 0: every hardware thread; output is the same)")
       ->type_name("N");
   sub.footer(

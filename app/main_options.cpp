@@ -50,6 +50,12 @@ void add_main_options(CLI::App& app, MainOptions& o) {
       ->type_name("PATH|-");
   app.add_option("--report-md", o.report_md, "Write the report as Markdown to PATH ('-' for stdout), for CI comments")
       ->type_name("PATH|-");
+  app.add_option("--report-html", o.report_html,
+                 "Write the report as one self-contained HTML page (timeline, sortable tables, explain) to PATH")
+      ->type_name("PATH");
+  app.add_option("--plot-memory", o.plot_memory,
+                 "Write the memory timeline (live bytes over the forward and backward) as an SVG to PATH")
+      ->type_name("PATH.svg");
   app.add_option("--top", o.top, "Rows per list in the text and Markdown reports; 0 shows all (default 15)")
       ->type_name("N");
   add_model_options(app, o.model);
@@ -82,7 +88,8 @@ void resolve_main_options(MainOptions& o) {
   } else if (o.output_format_name) {
     throw InputError("--output-format is given but --output is not");
   }
-  check_output_paths(o.input, {{"--output", o.output}, {"--report-json", o.report_json}, {"--report-md", o.report_md}});
+  check_output_paths(o.input, {{"--output", o.output}, {"--report-json", o.report_json}, {"--report-md", o.report_md},
+                                {"--report-html", o.report_html}, {"--plot-memory", o.plot_memory}});
   if (!o.config_path.empty()) apply_settings_file(o.config_path, o.settings);
   for (const auto& a : o.set_assignments) o.settings.set_assignment(a);
   o.device = o.model.resolve_device();

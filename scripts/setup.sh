@@ -29,6 +29,7 @@ done
 packages=(cmake g++ ninja-build libcli11-dev liblemon-dev libglpk-dev libgmp-dev libltdl-dev libspdlog-dev libfmt-dev
           libtomlplusplus-dev
           libprotobuf-dev protobuf-compiler doctest-dev python3
+          chromium  # headless, for the HTML report's browser test (test/report/html_report_browser.py)
           clang libclang-rt-dev)  # clang and its sanitizer/libFuzzer runtimes (only recommended by
                                   # clang, so not pulled by --no-install-recommends): scripts/sanitize.sh, fuzz.sh
 if ((bench)); then packages+=(libbenchmark-dev python3-networkx); fi

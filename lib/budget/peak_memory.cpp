@@ -5,6 +5,7 @@
 
 #include "analysis/node_op_classes.h"
 #include "budget/backward_order.h"
+#include "budget/pass_trace.h"
 
 namespace pt {
 
@@ -96,7 +97,7 @@ struct PassSimulation {
   std::vector<uint64_t> allocations(const std::vector<NodeId>& order, const Flags& is_input,
                                     const std::vector<NodeId>& root, const Flags& takes_over,
                                     const std::vector<int32_t>& kernel, const Flags& recomputed,
-                                    const Allocates& allocates) const {
+                                    const Allocates& allocates, std::vector<int32_t>* at_of = nullptr) const {
     std::vector<size_t> launch;  // per kernel: its first position in `order`
     for (size_t pos = 0; pos < order.size() && !kernel.empty(); ++pos) {
       const int32_t k = kernel[order[pos]];
@@ -109,7 +110,9 @@ struct PassSimulation {
       const NodeId id = order[pos];
       if (is_input[id] || root[id] != id || !allocates(id) || takes_over[id]) continue;
       const bool at_launch = !kernel.empty() && kernel[id] >= 0 && (recomputed.empty() || !recomputed[id]);
-      bytes[at_launch ? launch[kernel[id]] : pos] += g[id].size_bytes;
+      const size_t at = at_launch ? launch[kernel[id]] : pos;
+      bytes[at] += g[id].size_bytes;
+      if (at_of) (*at_of)[pos] = static_cast<int32_t>(at);
     }
     return bytes;
   }
@@ -117,7 +120,7 @@ struct PassSimulation {
   void run(const std::vector<NodeId>& order, const Flags& is_input, const Flags& retained,
            const Flags& stored, const Flags& realized, const Materialized& rules,
            const std::vector<int32_t>& kernel, const Flags& recomputed, uint64_t& live,
-           uint64_t& pass_peak, std::string& pass_peak_at) const {
+           uint64_t& pass_peak, std::string& pass_peak_at, PassTrace* trace = nullptr) const {
     auto allocates = [&](NodeId id) { return stored.empty() || stored[id]; };
     const NodeId count = g.size();
     std::vector<NodeId> root(count, kNoNode);
@@ -184,6 +187,7 @@ struct PassSimulation {
     // cast, report/bandwidth_options.h's realize_large_expressions) does not
     // take it over. Off: --bandwidth-option write_in_place=false.
     Flags takes_over(count, false), taken(count, false);
+    std::vector<std::pair<NodeId, size_t>> taken_at;  // (buffer, position of the value taking it), when traced
     if (!stored.empty() && rules.write_in_place) {
       for (size_t pos = 0; pos < order.size(); ++pos) {
         const NodeId id = order[pos];
@@ -193,6 +197,7 @@ struct PassSimulation {
           if (last_use[r] == static_cast<int32_t>(pos) && !keep[r] && !taken[r] && same_buffer(r, id) &&
               reads_directly(id, r, root, in_pass, is_input, stored, realized)) {
             taken[r] = takes_over[id] = true;
+            if (trace) taken_at.emplace_back(r, pos);
             break;
           }
         }
@@ -210,24 +215,72 @@ struct PassSimulation {
     // a vector of freed ids per position cost 10^6 small vectors, ~40 MB at
     // the report's peak on 10^6 nodes).
     std::vector<uint64_t> freed(order.size(), 0);
+    std::vector<int32_t> freed_at;  // per position, when traced: where its bytes go (-1: not in the pass)
+    if (trace) freed_at.assign(order.size(), -1);
     for (size_t produced = 0; produced < order.size(); ++produced) {
       const NodeId id = order[produced];
       if (root[id] != id || keep[id] || taken[id] || (!is_input[id] && !allocates(id))) continue;
       const int32_t at = last_use[id];
       // A value nobody reads is freed right after it is produced (found by
       // its position, not by a search of the order: quadratic in unread values).
-      freed[at >= 0 ? static_cast<size_t>(at) : produced] += g[id].size_bytes;
+      const size_t where = at >= 0 ? static_cast<size_t>(at) : produced;
+      freed[where] += g[id].size_bytes;
+      if (trace) freed_at[produced] = static_cast<int32_t>(where);
     }
-    const std::vector<uint64_t> allocated =
-        allocations(order, is_input, root, takes_over, kernel, recomputed, allocates);
+    std::vector<int32_t> allocated_at;
+    if (trace) allocated_at.assign(order.size(), -1);
+    const std::vector<uint64_t> allocated = allocations(order, is_input, root, takes_over, kernel, recomputed,
+                                                        allocates, trace ? &allocated_at : nullptr);
     for (size_t pos = 0; pos < order.size(); ++pos) {
       const NodeId id = order[pos];
       live += allocated[pos];
       if (live > pass_peak) {
         pass_peak = live;
         pass_peak_at = g[id].name;
+        if (trace) trace->peak_pos = pos;
       }
       live -= freed[pos];
+    }
+    if (trace) trace_lifetimes(order, is_input, takes_over, allocated_at, freed_at, taken_at, *trace);
+    if (trace) trace->root = std::move(root);
+  }
+
+  // The pass's lifetimes from where each value's bytes join and leave the
+  // total: a value allocates at allocated_at and is freed after freed_at; a
+  // buffer taken over by a fused output is its old owner's until the step
+  // before that output's, then the output's.
+  void trace_lifetimes(const std::vector<NodeId>& order, const Flags& is_input, const Flags& takes_over,
+                       const std::vector<int32_t>& allocated_at, const std::vector<int32_t>& freed_at,
+                       const std::vector<std::pair<NodeId, size_t>>& taken_at, PassTrace& trace) const {
+    std::vector<int32_t> position(static_cast<size_t>(g.size()), -1);
+    for (size_t pos = 0; pos < order.size(); ++pos) position[order[pos]] = static_cast<int32_t>(pos);
+    std::vector<int32_t> last(order.size(), ValueLifetime::kStillLive);
+    std::vector<NodeId> reader(order.size(), kNoNode);
+    for (size_t pos = 0; pos < order.size(); ++pos) {
+      if (freed_at[pos] < 0) continue;
+      last[pos] = freed_at[pos];
+      if (freed_at[pos] != static_cast<int32_t>(pos)) reader[pos] = order[static_cast<size_t>(freed_at[pos])];
+    }
+    for (const auto& [r, pos] : taken_at) {
+      const auto at = static_cast<size_t>(position[r]);
+      last[at] = static_cast<int32_t>(pos) - 1;
+      reader[at] = order[pos];
+    }
+    for (size_t pos = 0; pos < order.size(); ++pos) {
+      const NodeId id = order[pos];
+      ValueLifetime v;
+      v.node = id;
+      v.bytes = g[id].size_bytes;
+      v.last = last[pos];
+      v.reader = reader[pos];
+      if (is_input[id]) {
+        if (v.last != ValueLifetime::kStillLive) trace.input_ends.push_back(v);
+        continue;
+      }
+      if (allocated_at[pos] >= 0) v.first = allocated_at[pos];
+      else if (takes_over[id]) v.first = static_cast<int32_t>(pos);
+      else continue;
+      trace.allocated.push_back(v);
     }
   }
 };
@@ -235,7 +288,8 @@ struct PassSimulation {
 }  // namespace
 
 ForwardPeak simulate_forward_peak(const Graph& g, const Classification& c, const Extraction& e,
-                                  const NodeOpClasses& node_ops, const Materialized& materialized) {
+                                  const NodeOpClasses& node_ops, const Materialized& materialized,
+                                  MemoryTimeline* timeline) {
   const NodeId count = g.size();
   ForwardPeak f;
   const PassSimulation sim{g, node_ops};
@@ -258,22 +312,24 @@ ForwardPeak simulate_forward_peak(const Graph& g, const Classification& c, const
   f.live_after = f.input_bytes;
   f.peak_bytes = f.live_after;
   f.peak_at = fw_order.empty() ? "" : std::string(g[fw_order.front()].name);
+  PassTrace trace;
   sim.run(fw_order, e.forward.is_input, fw_retained, materialized.forward, materialized.forward_realized, materialized,
-          {}, {}, f.live_after, f.peak_bytes, f.peak_at);
+          {}, {}, f.live_after, f.peak_bytes, f.peak_at, timeline ? &trace : nullptr);
+  if (timeline) record_forward(g, c, e, node_ops, std::move(fw_order), trace, *timeline);
   return f;
 }
 
 PeakMemory simulate_backward_peak(const Graph& g, const Classification& c, const Extraction& e,
                                   const NodeOpClasses& node_ops, const Materialized& materialized,
-                                  const ForwardPeak& forward) {
+                                  const ForwardPeak& forward, MemoryTimeline* timeline) {
   return simulate_backward_peak(g, c, e, node_ops, materialized, materialized.backward,
-                                materialized.backward_realized, materialized.backward_kernel, forward);
+                                materialized.backward_realized, materialized.backward_kernel, forward, timeline);
 }
 
 PeakMemory simulate_backward_peak(const Graph& g, const Classification& c, const Extraction& e,
                                   const NodeOpClasses& node_ops, const Materialized& rules, const Flags& stored,
                                   const Flags& realized, const std::vector<int32_t>& kernel,
-                                  const ForwardPeak& forward) {
+                                  const ForwardPeak& forward, MemoryTimeline* timeline) {
   const NodeId count = g.size();
   PeakMemory m;
   const PassSimulation sim{g, node_ops};
@@ -301,8 +357,9 @@ PeakMemory simulate_backward_peak(const Graph& g, const Classification& c, const
   std::string bw_at = bw_order.empty() ? "" : std::string(g[bw_order.front()].name);
   Flags recomputed(count, false);
   for (NodeId id : e.recomputed) recomputed[id] = true;
+  PassTrace trace;
   sim.run(bw_order, bw_input, bw_retained, stored, realized, rules, kernel, recomputed, live, m.backward_peak_bytes,
-          bw_at);
+          bw_at, timeline ? &trace : nullptr);
 
   if (m.backward_peak_bytes > m.forward_peak_bytes) {
     m.peak_bytes = m.backward_peak_bytes;
@@ -313,18 +370,20 @@ PeakMemory simulate_backward_peak(const Graph& g, const Classification& c, const
     m.peak_at = forward.peak_at;
     m.peak_pass = "forward";
   }
+  if (timeline) record_backward(g, c, e, node_ops, bw_order, trace, m.peak_pass == "backward", *timeline);
   return m;
 }
 
 PeakMemory simulate_peak_memory(const Graph& g, const Classification& c, const Extraction& e, const OpClasses& ops,
-                                const Materialized& materialized) {
-  return simulate_peak_memory(g, c, e, NodeOpClasses(g, ops), materialized);
+                                const Materialized& materialized, MemoryTimeline* timeline) {
+  return simulate_peak_memory(g, c, e, NodeOpClasses(g, ops), materialized, timeline);
 }
 
 PeakMemory simulate_peak_memory(const Graph& g, const Classification& c, const Extraction& e,
-                                const NodeOpClasses& node_ops, const Materialized& materialized) {
+                                const NodeOpClasses& node_ops, const Materialized& materialized,
+                                MemoryTimeline* timeline) {
   return simulate_backward_peak(g, c, e, node_ops, materialized,
-                                simulate_forward_peak(g, c, e, node_ops, materialized));
+                                simulate_forward_peak(g, c, e, node_ops, materialized, timeline), timeline);
 }
 
 }  // namespace pt

@@ -14,6 +14,7 @@
 #include "analysis/classify.h"
 #include "analysis/node_op_classes.h"
 #include "analysis/op_classes.h"
+#include "budget/memory_timeline.h"
 #include "graph/graph.h"
 #include "partition/extract.h"
 
@@ -61,18 +62,22 @@ struct Materialized {
   std::vector<int32_t> backward_kernel;
 };
 
+// `timeline`, when given, also receives the memory over time
+// (budget/memory_timeline.h); the result is the same.
 PeakMemory simulate_peak_memory(const Graph& g, const Classification& c, const Extraction& e, const OpClasses& ops,
-                                const Materialized& materialized = {});
+                                const Materialized& materialized = {}, MemoryTimeline* timeline = nullptr);
 // The same with g's op classes already looked up (analysis/node_op_classes.h).
 PeakMemory simulate_peak_memory(const Graph& g, const Classification& c, const Extraction& e,
-                                const NodeOpClasses& node_ops, const Materialized& materialized);
+                                const NodeOpClasses& node_ops, const Materialized& materialized,
+                                MemoryTimeline* timeline = nullptr);
 
 // The same simulation in its two halves, for a caller that has the
 // forward's masks before the backward's (the report costs the two passes on
 // two threads, report/bandwidth_model.h): the forward half reads only the
 // forward fields of `materialized` (and its rules); the backward half
 // continues from what the forward left live. `node_ops` is the graph's
-// NodeOpClasses (analysis/node_op_classes.h).
+// NodeOpClasses (analysis/node_op_classes.h). A `timeline` is filled by
+// the forward half and completed by the backward half: give both the same.
 struct ForwardPeak {
   uint64_t input_bytes = 0;
   uint64_t saved_bytes = 0;
@@ -81,10 +86,11 @@ struct ForwardPeak {
   uint64_t live_after = 0;  // bytes alive when the forward ends
 };
 ForwardPeak simulate_forward_peak(const Graph& g, const Classification& c, const Extraction& e,
-                                  const NodeOpClasses& node_ops, const Materialized& materialized);
+                                  const NodeOpClasses& node_ops, const Materialized& materialized,
+                                  MemoryTimeline* timeline = nullptr);
 PeakMemory simulate_backward_peak(const Graph& g, const Classification& c, const Extraction& e,
                                   const NodeOpClasses& node_ops, const Materialized& materialized,
-                                  const ForwardPeak& forward);
+                                  const ForwardPeak& forward, MemoryTimeline* timeline = nullptr);
 // The backward half with the backward's masks given apart from `rules`
 // (whose backward fields it ignores): for a caller that reads them from
 // fusion groups still in use on another thread (report/bandwidth_model.cpp).
@@ -92,6 +98,6 @@ PeakMemory simulate_backward_peak(const Graph& g, const Classification& c, const
 PeakMemory simulate_backward_peak(const Graph& g, const Classification& c, const Extraction& e,
                                   const NodeOpClasses& node_ops, const Materialized& rules, const Flags& stored,
                                   const Flags& realized, const std::vector<int32_t>& kernel,
-                                  const ForwardPeak& forward);
+                                  const ForwardPeak& forward, MemoryTimeline* timeline = nullptr);
 
 }  // namespace pt

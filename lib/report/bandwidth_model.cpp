@@ -131,27 +131,29 @@ BandwidthEstimate estimate_bandwidth(const Graph& prepared, const PartitionResul
 }
 
 PeakMemory fused_peak_memory(const Graph& prepared, const PartitionResult& r, const OpClasses& ops,
-                             const BandwidthEstimate& bw, const BandwidthOptions& o) {
+                             const BandwidthEstimate& bw, const BandwidthOptions& o, MemoryTimeline* timeline) {
   return simulate_peak_memory(prepared, r.classification, r.extraction, *node_ops_of(prepared, r, ops),
-                              both_materialized(bw, o));
+                              both_materialized(bw, o), timeline);
 }
 
 BandwidthAndPeak estimate_bandwidth_and_peak(const Graph& prepared, const PartitionResult& r, const OpClasses& ops,
                                              const Device& device, const BandwidthOptions& o, unsigned threads,
-                                             const std::function<void()>& beside, PassDetail detail) {
+                                             const std::function<void()>& beside, PassDetail detail,
+                                             MemoryTimeline* timeline) {
   const auto shared_ops = node_ops_of(prepared, r, ops);
   const NodeOpClasses& node_ops = *shared_ops;
   ForwardPeak forward;
   BandwidthAndPeak out;
   AroundPasses around;
   around.with_forward = [&](const PassEstimate& f) {
-    forward = simulate_forward_peak(prepared, r.classification, r.extraction, node_ops, forward_materialized(f, o));
+    forward = simulate_forward_peak(prepared, r.classification, r.extraction, node_ops, forward_materialized(f, o),
+                                    timeline);
   };
   around.with_backward_groups = [&](const FusionGroups& groups) {
     static const std::vector<int32_t> kAtEachNode;
     out.memory = simulate_backward_peak(prepared, r.classification, r.extraction, node_ops, materialized_rules(o),
                                         groups.stored, groups.realized,
-                                        o.allocate_at_kernel_launch ? groups.kernel : kAtEachNode, forward);
+                                        o.allocate_at_kernel_launch ? groups.kernel : kAtEachNode, forward, timeline);
   };
   around.then_beside = beside;
   out.bandwidth = estimate_passes(prepared, r, node_ops, device, o, threads, around, detail);

@@ -112,8 +112,10 @@ BandwidthEstimate estimate_bandwidth(const Graph& prepared, const PartitionResul
 // Peak memory of the partition where values a kernel keeps in registers
 // allocate nothing: the estimate's stored masks say which values reach
 // memory (the report's memory.* and the sweep's peak column).
+// `timeline`, when given, receives the memory over time (budget/memory_timeline.h).
 PeakMemory fused_peak_memory(const Graph& prepared, const PartitionResult& r, const OpClasses& ops,
-                             const BandwidthEstimate& bw, const BandwidthOptions& o = {});
+                             const BandwidthEstimate& bw, const BandwidthOptions& o = {},
+                             MemoryTimeline* timeline = nullptr);
 
 // estimate_bandwidth then fused_peak_memory, with the peak simulation run
 // on the caller's thread after the forward's costing, the backward's half
@@ -125,10 +127,12 @@ struct BandwidthAndPeak {
 };
 // `beside`, when given, is more work that only reads what the two passes
 // read, run on the backward's thread once the backward is costed, while
-// the caller's thread may still simulate the backward's peak.
+// the caller's thread may still simulate the backward's peak. `timeline`,
+// when given, receives the memory over time (budget/memory_timeline.h).
 BandwidthAndPeak estimate_bandwidth_and_peak(const Graph& prepared, const PartitionResult& r, const OpClasses& ops,
                                              const Device& device, const BandwidthOptions& o = {},
                                              unsigned threads = 0, const std::function<void()>& beside = nullptr,
-                                             PassDetail detail = PassDetail::Kernels);
+                                             PassDetail detail = PassDetail::Kernels,
+                                             MemoryTimeline* timeline = nullptr);
 
 }  // namespace pt

@@ -110,33 +110,54 @@ std::string capacity_text(const Graph& g, const Classification& c, const Setting
   return text;
 }
 
+// What explaining one node needs besides the partition: the saved and
+// dropped sets, and search marks that are all clear between searches, so
+// that explaining every node costs what each search visits (explain_each).
+struct Scratch {
+  Flags saved, dropped;
+  std::vector<NodeId> parent;  // path_to_backward's, kNoNode between searches
+  Flags seen;                  // recomputed_from's, false between searches
+  std::vector<NodeId> touched;
+
+  Scratch(const Graph& g, const Extraction& e)
+      : saved(static_cast<size_t>(g.size()), false), dropped(static_cast<size_t>(g.size()), false),
+        parent(static_cast<size_t>(g.size()), kNoNode), seen(static_cast<size_t>(g.size()), false) {
+    for (NodeId id : e.saved_values) saved[id] = true;
+    for (NodeId id : e.saved_sym_nodes) saved[id] = true;
+    for (NodeId id : e.dropped) dropped[id] = true;
+  }
+};
+
 // Shortest path from `id` along users inside the backward graph to a node
 // that only the backward runs.
-std::vector<NodeId> path_to_backward(const Graph& g, const Extraction& e, NodeId id) {
-  std::vector<NodeId> parent(static_cast<size_t>(g.size()), kNoNode);
-  std::vector<NodeId> queue{id};
+std::vector<NodeId> path_to_backward(const Graph& g, const Extraction& e, NodeId id, Scratch& scratch) {
+  std::vector<NodeId>& parent = scratch.parent;
+  std::vector<NodeId> queue{id}, path;
   parent[id] = id;
-  for (size_t head = 0; head < queue.size(); ++head) {
+  for (size_t head = 0; head < queue.size() && path.empty(); ++head) {
     const NodeId x = queue[head];
     for (NodeId u : g.users[x]) {
       if (parent[u] != kNoNode || !e.backward.keep[u] || g[u].op == OpKind::Output) continue;
       parent[u] = x;
+      queue.push_back(u);
       if (!e.forward.keep[u]) {
-        std::vector<NodeId> path{u};
+        path.push_back(u);
         for (NodeId v = x; v != id; v = parent[v]) path.push_back(v);
         std::reverse(path.begin(), path.end());
-        return path;
+        break;
       }
-      queue.push_back(u);
     }
   }
-  return {};
+  for (NodeId v : queue) parent[v] = kNoNode;
+  return path;
 }
 
 // The backward inputs a recomputed node is computed from.
-std::vector<NodeId> recomputed_from(const Graph& g, const Extraction& e, NodeId id) {
-  Flags seen(static_cast<size_t>(g.size()), false);
+std::vector<NodeId> recomputed_from(const Graph& g, const Extraction& e, NodeId id, Scratch& scratch) {
+  Flags& seen = scratch.seen;
+  std::vector<NodeId>& touched = scratch.touched;
   std::vector<NodeId> stack{id}, out;
+  touched.assign(1, id);
   seen[id] = true;
   while (!stack.empty()) {
     const NodeId x = stack.back();
@@ -144,54 +165,76 @@ std::vector<NodeId> recomputed_from(const Graph& g, const Extraction& e, NodeId 
     for (NodeId a : g[x].inputs) {
       if (seen[a] || !e.backward.keep[a]) continue;
       seen[a] = true;
+      touched.push_back(a);
       if (e.backward.is_input[a]) out.push_back(a);
       else stack.push_back(a);
     }
   }
+  for (NodeId v : touched) seen[v] = false;
   std::sort(out.begin(), out.end());
   return out;
 }
 
+Explanation explain_prepared(const Partitioned& p, const Settings& s, NodeId id, Scratch& scratch);
+
 }  // namespace
 
 Explanation explain_node(const Graph& joint, const Partitioned& p, const Settings& s, std::string_view name) {
-  Explanation x;
-  x.node = std::string(name);
   const Graph& g = p.prepared.graph;
   const NodeId id = g.find(name);
-  if (id == kNoNode) {
-    if (joint.find(name) == kNoNode) {
-      throw InputError(joint.source + ": no node named '" + std::string(name) + "'" +
-                       did_you_mean(nearest_node_name(joint, name)));
-    }
-    for (const auto& [dup, kept] : p.prepared.merged) {
-      if (dup == name) {
-        x.status = "merged";
-        x.summary = "merged into " + kept + " by CSE (the same op on the same inputs); explain " + kept +
-                    " instead [turned off by: cse=false]";
-        return x;
-      }
-    }
-    x.status = "removed";
-    x.summary = "removed by dead-code elimination: nothing reads it and it has no side effects";
-    return x;
+  if (id != kNoNode) {
+    Scratch scratch(g, p.result.extraction);
+    return explain_prepared(p, s, id, scratch);
   }
+  if (joint.find(name) == kNoNode) {
+    throw InputError(joint.source + ": no node named '" + std::string(name) + "'" +
+                     did_you_mean(nearest_node_name(joint, name)));
+  }
+  Explanation x;
+  x.node = std::string(name);
+  for (const auto& [dup, kept] : p.prepared.merged) {
+    if (dup == name) {
+      x.status = "merged";
+      x.summary = "merged into " + kept + " by CSE (the same op on the same inputs); explain " + kept +
+                  " instead [turned off by: cse=false]";
+      return x;
+    }
+  }
+  x.status = "removed";
+  x.summary = "removed by dead-code elimination: nothing reads it and it has no side effects";
+  return x;
+}
 
+void explain_each(const Partitioned& p, const Settings& s, const std::function<void(const Explanation&)>& sink) {
+  const Graph& g = p.prepared.graph;
+  Scratch scratch(g, p.result.extraction);
+  for (NodeId id = 0; id < g.size(); ++id) {
+    if (g[id].op == OpKind::Output) continue;
+    sink(explain_prepared(p, s, id, scratch));
+  }
+}
+
+namespace {
+
+Explanation explain_prepared(const Partitioned& p, const Settings& s, NodeId id, Scratch& scratch) {
+  const Graph& g = p.prepared.graph;
+  Explanation x;
+  x.node = std::string(g[id].name);
+  const std::string_view name = g[id].name;
   const PartitionResult& r = p.result;
   const Classification& c = r.classification;
   const Extraction& e = r.extraction;
   const FlowNetwork& net = r.solution.network;
-  const bool saved = std::find(e.saved_values.begin(), e.saved_values.end(), id) != e.saved_values.end() ||
-                     std::find(e.saved_sym_nodes.begin(), e.saved_sym_nodes.end(), id) != e.saved_sym_nodes.end();
+  const bool saved = scratch.saved[id];
   const bool in_fw = e.forward.keep[id], in_bw = e.backward.keep[id];
-  const bool dropped = std::find(e.dropped.begin(), e.dropped.end(), id) != e.dropped.end();
+  const bool dropped = scratch.dropped[id];
   if (saved) {
     x.status = "saved";
     x.summary = "saved by the forward for the backward (" + human_bytes(g[id].size_bytes) + "): " +
                 std::string(save_reason(g, r, id).text);
   } else if (in_fw && in_bw && g[id].op == OpKind::CallFunction) {
     x.status = "recomputed";
-    const auto from = recomputed_from(g, e, id);
+    const auto from = recomputed_from(g, e, id, scratch);
     x.summary = from.empty() ? "recomputed in the backward, from no saved value"
                              : "recomputed in the backward from " + quoted_list(g, from);
   } else if (in_bw && !in_fw) {
@@ -228,7 +271,7 @@ Explanation explain_node(const Graph& joint, const Partitioned& p, const Setting
   x.facts.push_back({"dist_from_bw", dist >= kFarFromBackward ? "1e9 (the backward never reads it)"
                                                               : std::to_string(dist)});
   if (in_bw && in_fw) {
-    const auto path = path_to_backward(g, e, id);
+    const auto path = path_to_backward(g, e, id, scratch);
     if (!path.empty()) {
       std::string chain(g[id].name);
       for (NodeId v : path) chain += " -> " + std::string(g[v].name);
@@ -237,6 +280,8 @@ Explanation explain_node(const Graph& joint, const Partitioned& p, const Setting
   }
   return x;
 }
+
+}  // namespace
 
 void write_explanation_text(std::ostream& out, const Explanation& x) {
   out << x.node << ": " << x.status << "\n";

@@ -5,6 +5,7 @@
 // backward node reads it.
 #pragma once
 
+#include <functional>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -31,6 +32,11 @@ struct Explanation {
 // Throws InputError when `name` is not a node of the joint graph (naming up
 // to five nodes whose names contain it).
 Explanation explain_node(const Graph& joint, const Partitioned& p, const Settings& s, std::string_view name);
+
+// Every node of the prepared graph explained in graph order (the output
+// node aside), each search's marks kept from node to node: the HTML
+// report's explain data, linear in the graph for a typical partition.
+void explain_each(const Partitioned& p, const Settings& s, const std::function<void(const Explanation&)>& sink);
 
 // "NAME: STATUS\n  summary\n  label  text\n...", wrapped to 100 columns.
 void write_explanation_text(std::ostream& out, const Explanation& x);

@@ -86,6 +86,7 @@ void JsonWriter::write_string(std::string_view s) {
 
 void JsonWriter::newline() {
   // A newline and two spaces per open container.
+  if (compact_) return;
   const size_t width = 1 + 2 * has_items_.size();
   char* p = extend(width);
   p[0] = '\n';

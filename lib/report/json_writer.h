@@ -17,9 +17,14 @@
 
 namespace pt {
 
+// Compact: no newlines or indentation (data embedded in a page, where
+// indentation was most of the bytes).
+enum class JsonLayout { Indented, Compact };
+
 class JsonWriter {
  public:
-  explicit JsonWriter(std::ostream& out) : out_(out) {}
+  explicit JsonWriter(std::ostream& out, JsonLayout layout = JsonLayout::Indented)
+      : out_(out), compact_(layout == JsonLayout::Compact) {}
   ~JsonWriter() { flush(); }
   JsonWriter(const JsonWriter&) = delete;
   JsonWriter& operator=(const JsonWriter&) = delete;
@@ -79,6 +84,7 @@ class JsonWriter {
   static constexpr size_t kFlushBytes = 64 * 1024;
 
   std::ostream& out_;
+  bool compact_ = false;
   std::string buf_ = std::string(kFlushBytes + 4096, '\0');  // buf_[0, size_) is pending output
   size_t size_ = 0;
   // One entry per open container: whether it has any element yet.

@@ -171,7 +171,24 @@ void budget(JsonWriter& w, const std::optional<BudgetReport>& b) {
   w.end_object();
 }
 
-void memory(JsonWriter& w, const std::optional<PeakMemory>& m) {
+// Every value live at the peak, largest first.
+void live_at_peak(JsonWriter& w, const std::vector<LiveRow>& rows) {
+  w.key("live_at_peak");
+  w.begin_array();
+  for (const auto& r : rows) {
+    w.begin_object();
+    w.field("name", r.name);
+    w.field("bytes", r.bytes);
+    w.field("category", memory_category_name(r.category));
+    w.field("reason", r.reason_text());
+    w.field("reason_code", live_reason_code(r.reason));
+    w.field("read_last_by", r.reader);
+    w.end_object();
+  }
+  w.end_array();
+}
+
+void memory(JsonWriter& w, const std::optional<PeakMemory>& m, const std::vector<LiveRow>& live) {
   w.key("memory");
   if (!m) {
     w.null_value();
@@ -185,6 +202,7 @@ void memory(JsonWriter& w, const std::optional<PeakMemory>& m) {
   w.field("backward_peak_bytes", m->backward_peak_bytes);
   w.field("saved_bytes", m->saved_bytes);
   w.field("input_bytes", m->input_bytes);
+  live_at_peak(w, live);
   w.end_object();
 }
 
@@ -239,7 +257,7 @@ void write_report_json(std::ostream& out, const ReportModel& m) {
   settings(w, m.settings);
   string_list(w, "settings_changed", m.settings_changed);
   bandwidth(w, m.bandwidth);
-  memory(w, m.memory);
+  memory(w, m.memory, m.live_at_peak);
   w.key("timings");
   w.begin_object();
   for (const auto& t : m.timings) w.field(t.stage, t.seconds);

@@ -64,6 +64,18 @@ void write_report_markdown(std::ostream& out, const ReportModel& m, const TextRe
   }
   hidden(out, shown, rows.size());
 
+  if (m.memory && !m.live_at_peak.empty()) {
+    const size_t n = shown_of(m.live_at_peak.size());
+    out << "\n### Largest values live at the peak (" << code(m.memory->peak_at)
+        << ")\n\n| name | size | category | why alive |\n| --- | ---: | --- | --- |\n";
+    for (size_t i = 0; i < n; ++i) {
+      const LiveRow& r = m.live_at_peak[i];
+      out << "| " << code(std::string(r.name)) << " | " << human_bytes(r.bytes) << " | "
+          << memory_category_name(r.category) << " | " << cell(r.reason_text()) << " |\n";
+    }
+    hidden(out, n, m.live_at_peak.size());
+  }
+
   if (!m.recomputed_by_op.empty()) {
     const size_t n = shown_of(m.recomputed_by_op.size());
     out << "\n### Recomputed ops by kind\n\n| op | count |\n| --- | ---: |\n";

@@ -178,11 +178,20 @@ ReportModel build_report(const ReportInputs& in) {
   // s at 10^6 nodes) are gathered where the backward pass is costed, on a
   // second thread for large graphs, while this one costs the forward and
   // simulates the peak memory; they write fields the estimate does not.
+  // The peak simulation records its timeline for the values live at the
+  // peak (and the plot, when asked for).
+  const Graph& g = in.partitioned.prepared.graph;
+  MemoryTimeline timeline;
   BandwidthAndPeak traffic = estimate_bandwidth_and_peak(
-      in.partitioned.prepared.graph, in.partitioned.result, in.settings.op_classes, in.device, in.bandwidth_options,
-      in.threads, [&] { add_partition_facts(in, m); }, PassDetail::Totals);
+      g, in.partitioned.result, in.settings.op_classes, in.device, in.bandwidth_options, in.threads,
+      [&] { add_partition_facts(in, m); }, PassDetail::Totals, &timeline);
   m.bandwidth = std::move(traffic.bandwidth);
   m.memory = std::move(traffic.memory);
+  for (const LiveValue& v : live_at_peak(g, timeline)) {
+    m.live_at_peak.push_back({g[v.node].name, v.bytes, v.category, v.reason,
+                              v.reader == kNoNode ? std::string_view() : g[v.reader].name});
+  }
+  if (in.memory_plot) m.memory_plot = memory_plot_series(g, timeline, *m.memory, "");
   m.timings = in.timings;
   return m;
 }

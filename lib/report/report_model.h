@@ -15,6 +15,7 @@
 #include "pipeline/pipeline.h"
 #include "pipeline/stage_timer.h"
 #include "report/bandwidth_model.h"
+#include "report/memory_plot_svg.h"
 #include "report/save_reason.h"
 #include "report/setting_values.h"
 
@@ -33,6 +34,17 @@ struct SavedRow {
   std::vector<int64_t> shape;  // empty for scalars and symbols
   std::string_view module_path;
   const SaveReason* reason = nullptr;  // never null in a built row
+};
+
+// A value holding memory at the peak (budget/memory_timeline.h); names
+// view the prepared graph's, as SavedRow's.
+struct LiveRow {
+  std::string_view name;
+  uint64_t bytes = 0;
+  MemoryCategory category = MemoryCategory::Temporary;
+  LiveReason reason = LiveReason::AwaitingReader;
+  std::string_view reader;  // its last reader; empty for none
+  std::string reason_text() const { return live_reason_text(reason, reader); }
 };
 
 // A count with what it is about and the setting that turns it off.
@@ -97,6 +109,8 @@ struct ReportModel {
   std::vector<std::string> settings_changed;  // scalar keys and edited op classes
   BandwidthEstimate bandwidth;
   std::optional<PeakMemory> memory;
+  std::vector<LiveRow> live_at_peak;  // every value live at memory.peak_at, largest first
+  std::optional<MemoryPlotSeries> memory_plot;  // when ReportInputs::memory_plot
   std::vector<StageTiming> timings;
 };
 
@@ -118,6 +132,7 @@ struct ReportInputs {
   BandwidthOptions bandwidth_options;
   std::vector<StageTiming> timings;
   unsigned threads = 0;  // estimate_bandwidth's: 0 = a second thread on large graphs
+  bool memory_plot = false;  // also aggregate the memory timeline (ReportModel::memory_plot)
 };
 
 ReportModel build_report(const ReportInputs& in);

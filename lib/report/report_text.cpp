@@ -104,6 +104,22 @@ void write_saved(std::ostream& out, const ReportModel& m, size_t top) {
   out << hidden_note(shown, rows.size());
 }
 
+// What holds memory at the peak: the values a user would cut to lower it.
+void write_live_at_peak(std::ostream& out, const ReportModel& m, size_t top) {
+  if (!m.memory || m.live_at_peak.empty()) return;
+  const size_t shown = shown_rows(m.live_at_peak.size(), top);
+  out << "\n" << heading("Largest values live at the peak, at " + fit_right(m.memory->peak_at, 30), shown,
+                          m.live_at_peak.size());
+  // 2 + 24 + 1 + 8 + 1 + 11 + 1 + 52 = 100 columns.
+  out << format("  %-24s %8s %-11s %s\n", "name", "size", "category", "why alive");
+  for (size_t i = 0; i < shown; ++i) {
+    const LiveRow& r = m.live_at_peak[i];
+    out << format("  %-24s %8s %-11s %s\n", fit_right(std::string(r.name), 24).c_str(), human_bytes(r.bytes).c_str(),
+                  std::string(memory_category_name(r.category)).c_str(), fit_right(r.reason_text(), 52).c_str());
+  }
+  out << hidden_note(shown, m.live_at_peak.size());
+}
+
 void write_counts(std::ostream& out, const std::string& title, const char* what, const std::vector<CountRow>& rows,
                   size_t top, bool with_setting) {
   if (rows.empty()) return;
@@ -151,6 +167,7 @@ void write_report_text(std::ostream& out, const ReportModel& m, const TextReport
   for (const auto& w : m.warnings) out << "  warning: " << w << "\n";
   write_summary(out, m);
   write_saved(out, m, options.top);
+  write_live_at_peak(out, m, options.top);
   write_counts(out, "Recomputed ops by kind", "op", m.recomputed_by_op, options.top, false);
   write_counts(out, "Recomputation bans by reason", "reason", m.bans_by_reason, options.top, true);
   write_settings(out, m);

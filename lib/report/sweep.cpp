@@ -43,7 +43,7 @@ std::string number_text(double v) {
 
 // `threads` as estimate_bandwidth's: 1 where the rows already share the cores.
 SweepRow row_for(const Graph& g, const PartitionResult& r, const Settings& s, const Device& device,
-                 const BandwidthOptions& o, unsigned threads) {
+                 const BandwidthOptions& o, unsigned threads, size_t plot_points) {
   SweepRow row;
   const auto saved = r.extraction.fw_saved_outputs();
   row.saved_count = static_cast<int64_t>(saved.size());
@@ -58,9 +58,11 @@ SweepRow row_for(const Graph& g, const PartitionResult& r, const Settings& s, co
   row.backward_bytes = bw.backward.bytes();
   row.forward_seconds = bw.forward.seconds;
   row.backward_seconds = bw.backward.seconds;
-  const PeakMemory peak = fused_peak_memory(g, r, s.op_classes, bw, o);
+  MemoryTimeline timeline;
+  const PeakMemory peak = fused_peak_memory(g, r, s.op_classes, bw, o, plot_points > 0 ? &timeline : nullptr);
   row.peak_bytes = peak.peak_bytes;
   row.peak_at = peak.peak_at;
+  if (plot_points > 0) row.memory_plot = memory_plot_series(g, timeline, peak, "", plot_points);
   return row;
 }
 
@@ -98,7 +100,7 @@ std::vector<std::string> sweep_values_from_range(const std::string& range) {
 
 SweepResult run_sweep(const Graph& joint, const Settings& base, const std::string& key,
                       const std::vector<std::string>& values, const Device& device, const BandwidthOptions& o,
-                      unsigned jobs) {
+                      unsigned jobs, size_t memory_plot_points) {
   typed_setting(base, key);  // throws for op-class and unknown keys
   std::vector<Settings> settings;
   for (const auto& v : values) {
@@ -140,10 +142,10 @@ SweepResult run_sweep(const Graph& joint, const Settings& base, const std::strin
       if (prepare_each) {
         const PrepareResult p = prepare(joint, settings[i]);
         rows[i] = row_for(p.graph, partition_graph(p.graph, settings[i], row_threads), settings[i], device, o,
-                          row_threads);
+                          row_threads, memory_plot_points);
       } else {
         rows[i] = row_for(prepared->graph, partition_graph(prepared->graph, settings[i], row_threads), settings[i],
-                          device, o, row_threads);
+                          device, o, row_threads, memory_plot_points);
       }
     } catch (const InfeasibleError& e) {
       mark_failed(i, e);
@@ -155,6 +157,7 @@ SweepResult run_sweep(const Graph& joint, const Settings& base, const std::strin
       failures[i] = std::current_exception();
     }
     rows[i].value = values[i];
+    if (rows[i].memory_plot) rows[i].memory_plot->label = key + "=" + values[i];
   };
   if (jobs <= 1) {
     for (size_t i = 0; i < values.size(); ++i) solve_row(i);

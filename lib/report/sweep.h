@@ -20,6 +20,7 @@
 #include "partition/settings.h"
 #include "report/bandwidth_options.h"
 #include "report/device.h"
+#include "report/memory_plot_svg.h"
 
 namespace pt {
 
@@ -39,6 +40,7 @@ struct SweepRow {
   double step_seconds() const { return forward_seconds + backward_seconds; }
   bool cut_changed = false;     // saves other values than the row before
   std::vector<std::string> saved;  // names, to compare rows
+  std::optional<MemoryPlotSeries> memory_plot;  // with run_sweep's memory_plot_points (label: the value)
 };
 
 class JsonWriter;
@@ -68,9 +70,11 @@ std::vector<std::string> sweep_values_from_range(const std::string& range);
 // Throws SettingsError for a key that is not a scalar setting, a --range on
 // a non-numeric key, or a value the key does not accept (before any work).
 // `jobs` = 0 uses every hardware thread; rows never outnumber values.
+// `memory_plot_points` > 0: each row also keeps its memory timeline in at
+// most that many points (SweepRow::memory_plot).
 SweepResult run_sweep(const Graph& joint, const Settings& base, const std::string& key,
                       const std::vector<std::string>& values, const Device& device, const BandwidthOptions& o = {},
-                      unsigned jobs = 0);
+                      unsigned jobs = 0, size_t memory_plot_points = 0);
 
 // The columns, in order; the first is the swept value.
 std::vector<SweepColumn> sweep_columns(const std::string& key);

@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <string>
 
 #include "report/human_units.h"
+#include "report/svg_chart.h"
 
 namespace pt {
 
@@ -13,47 +13,6 @@ namespace {
 
 constexpr double kWidth = 760, kHeight = 500;
 constexpr double kLeft = 90, kRight = 30, kTop = 60, kBottom = 70;
-
-std::string xml(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
-
-std::string num(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f", v);
-  return buf;
-}
-
-// An axis from lo to hi with about five ticks at 1, 2 or 5 x 10^k.
-struct Axis {
-  double lo = 0, hi = 1, step = 1;
-
-  Axis(double min, double max) {
-    if (!(max > min)) {  // one value (or none): a band around it
-      const double pad = min > 0 ? min * 0.1 : 1;
-      min -= pad;
-      max += pad;
-    }
-    min = std::max(0.0, min);
-    const double raw = (max - min) / 5;
-    const double mag = std::pow(10, std::floor(std::log10(raw)));
-    step = raw / mag <= 1 ? mag : raw / mag <= 2 ? 2 * mag : raw / mag <= 5 ? 5 * mag : 10 * mag;
-    lo = std::floor(min / step) * step;
-    hi = std::ceil(max / step) * step;
-    if (hi <= lo) hi = lo + step;
-  }
-  double at(double v, double from, double to) const { return from + (v - lo) / (hi - lo) * (to - from); }
-};
 
 uint64_t memory_of(const SweepRow& row, PlotMemory x) { return x == PlotMemory::Peak ? row.peak_bytes : row.saved_bytes; }
 

@@ -82,6 +82,19 @@ TEST_CASE("JSON report: every field is present and typed") {
   }
   check_kind(memory, "peak_at", K::kStringValue);
   check_kind(memory, "peak_pass", K::kStringValue);
+  // Every value live at the peak, largest first, summing to the peak.
+  const auto& live = at(memory, "live_at_peak").list_value();
+  REQUIRE(live.values_size() > 0);
+  double sum = 0, previous = 1e300;
+  for (const auto& v : live.values()) {
+    const Struct& row = v.struct_value();
+    for (const char* key : {"name", "category", "reason", "reason_code", "read_last_by"}) check_kind(row, key, K::kStringValue);
+    const double bytes = at(row, "bytes").number_value();
+    CHECK(bytes <= previous);
+    previous = bytes;
+    sum += bytes;
+  }
+  CHECK(sum == at(memory, "peak_bytes").number_value());
 }
 
 TEST_CASE("JSON report: settings are typed, changed ones listed") {

@@ -29,7 +29,7 @@ TEST_CASE("text report: summary first, then the lists, every line within 100 col
     CHECK(line.size() <= 100);
   }
   size_t at = 0;
-  for (const char* section : {"Summary", "Largest saved values", "Recomputed ops by kind",
+  for (const char* section : {"Summary", "Largest saved values", "Largest values live at the peak", "Recomputed ops by kind",
                               "Recomputation bans by reason", "Settings that differ from the defaults"}) {
     CAPTURE(std::string(section));
     const size_t found = text.find(section, at);
