@@ -17,6 +17,7 @@
 #include "partition/partition_bytes.h"
 #include "partition/partition_message.h"
 #include "pipeline/pipeline.h"
+#include "plan/memory_limit_plan.h"
 #include "report/human_units.h"
 #include "report/report_json.h"
 #include "report/report_markdown.h"
@@ -33,6 +34,20 @@ int run_main_command(const MainOptions& o) {
   spdlog::info("loaded {}: {} nodes", o.input, loaded.graph.size());
   const JointSummary joint(loaded.graph);
   Partitioned p = partition_joint_releasing(loaded.graph, o.settings, o.limits.threads);
+  // Under memory_limit the planner replaces the default partition with the
+  // fastest plan that fits (InfeasibleError, exit 3, when none does); the
+  // report and the written partition then use that plan's settings.
+  Settings settings = o.settings;
+  std::optional<MemoryPlan> plan;
+  if (o.settings.memory_limit > 0) {
+    const PlanCandidates candidates =
+        plan_candidates(p.prepared.graph, o.settings, o.device, o.bandwidth, o.limits.threads);
+    plan = choose_plan(candidates, o.settings.memory_limit);
+    settings = plan_settings(o.settings, plan->chosen);
+    p.result = partition_plan(p.prepared.graph, o.settings, plan->chosen, o.limits.threads);
+    spdlog::info("memory limit {}: {} ({} candidates, {:.3f} s)", human_bytes(plan->limit),
+                 plan->chosen.description(), plan->candidate_count, plan->search_seconds);
+  }
   const Graph& g = p.prepared.graph;
   const Extraction& e = p.result.extraction;
   spdlog::info("saved {} values, recomputed {} ops, cut value {}", e.fw_saved_outputs().size(),
@@ -60,10 +75,10 @@ int run_main_command(const MainOptions& o) {
       // The joint graph's nodes serialized in place and streamed to the file:
       // no message copy, no string of the whole partition.
       outputs.add(o.output, [&](std::ostream& out) {
-        write_partition_bytes(out, g, p.result.classification, e, o.settings);
+        write_partition_bytes(out, g, p.result.classification, e, settings);
       });
     } else {
-      outputs.add(o.output, serialize_message(partition_message(g, p.result.classification, e, o.settings),
+      outputs.add(o.output, serialize_message(partition_message(g, p.result.classification, e, settings),
                                               *o.output_format));
     }
     timer.mark("write", timings);
@@ -71,11 +86,12 @@ int run_main_command(const MainOptions& o) {
   std::string text_report, json_report, md_report;
   std::optional<ReportModel> model;
   if (o.report || !o.report_json.empty() || !o.report_md.empty()) {
-    model = build_report({joint, p, o.settings, o.device, o.bandwidth, {}, o.limits.threads});
+    model = build_report({joint, p, settings, o.device, o.bandwidth, {}, o.limits.threads});
     // "report" times the model (bandwidth model, peak memory); the reports
     // then carry every stage's timing but their own formatting.
     timer.mark("report", timings);
     model->timings = timings;
+    model->plan = plan;
     const TextReportOptions text_options{o.top};
     std::ostringstream text, json, md;
     if (o.report) write_report_text(text, *model, text_options);

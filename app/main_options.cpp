@@ -45,6 +45,10 @@ void add_main_options(CLI::App& app, MainOptions& o) {
   app.add_option("--config", o.config_path,
                  "Settings file: one 'key = value' per line, keys as for --set, '#' comments")
       ->type_name("FILE");
+  app.add_option("--memory-limit", o.memory_limit,
+                 "Shorthand for --set memory_limit=SIZE: the fastest predicted plan whose simulated peak fits "
+                 "SIZE (bytes, or 3.5GB, 3GiB)")
+      ->type_name("SIZE");
   add_load_options(app, o.limits);
   app.footer(
       "Subcommands have their own --help (partition_tool inspect --help).\n\n"
@@ -52,7 +56,7 @@ void add_main_options(CLI::App& app, MainOptions& o) {
       valid_keys_text() +
       "Op-class keys take comma-separated packets: --set recomputable_ops.add=aten.mm\n\n"
       "Exit codes: 0 ok; 2 bad input, settings or command line; 3 infeasible (no\n"
-      "finite cut); 4 internal error.\n\n"
+      "finite cut, or no plan fits --memory-limit); 4 internal error.\n\n"
       "Examples:\n"
       "  partition_tool --input sample_graphs/linear_ce.pb --report\n"
       "  partition_tool --input g.json --output p.pb --set dist_from_bw_base=1.2 --report-json -\n"
@@ -69,6 +73,7 @@ void resolve_main_options(MainOptions& o) {
   check_output_paths(o.input, {{"--output", o.output}, {"--report-json", o.report_json}, {"--report-md", o.report_md}});
   if (!o.config_path.empty()) apply_settings_file(o.config_path, o.settings);
   for (const auto& a : o.set_assignments) o.settings.set_assignment(a);
+  if (!o.memory_limit.empty()) o.settings.set("memory_limit", o.memory_limit);
   o.device = o.model.resolve_device();
   o.bandwidth = o.model.resolve_options();
 }

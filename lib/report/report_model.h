@@ -14,6 +14,7 @@
 #include "partition/settings.h"
 #include "pipeline/pipeline.h"
 #include "pipeline/stage_timer.h"
+#include "plan/memory_limit_plan.h"
 #include "report/bandwidth_model.h"
 #include "report/save_reason.h"
 #include "report/setting_values.h"
@@ -93,6 +94,7 @@ struct ReportModel {
   std::vector<std::string> settings_changed;  // scalar keys and edited op classes
   BandwidthEstimate bandwidth;
   std::optional<PeakMemory> memory;
+  std::optional<MemoryPlan> plan;  // under memory_limit: how the plan was chosen (set by the caller)
   std::vector<StageTiming> timings;
 };
 

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <string>
 
+#include "plan/plan_report.h"
 #include "report/human_units.h"
 
 namespace pt {
@@ -149,6 +150,7 @@ void write_report_text(std::ostream& out, const ReportModel& m, const TextReport
                 static_cast<long long>(m.nodes_dead), static_cast<long long>(m.nodes_cse_merged));
   out << wrap_text("settings: " + changed_settings_text(m), 100, "  ", "            ") << "\n";
   write_summary(out, m);
+  if (m.plan) write_plan_text(out, *m.plan);
   write_saved(out, m, options.top);
   write_counts(out, "Recomputed ops by kind", "op", m.recomputed_by_op, options.top, false);
   write_counts(out, "Recomputation bans by reason", "reason", m.bans_by_reason, options.top, true);
