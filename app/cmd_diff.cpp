@@ -13,6 +13,7 @@
 #include "graph/errors.h"
 #include "partition_args.h"
 #include "pipeline/pipeline.h"
+#include "plan/apply_memory_limit.h"
 #include "report/diff.h"
 #include "report/report_model.h"
 
@@ -41,8 +42,11 @@ std::string read_text(const std::string& path) {
 }
 
 CutSummary cut_of(const Graph& joint, const Settings& s, const ModelArgs& model, const std::string& label) {
-  const Partitioned p = partition_joint(joint, s);
-  return summarize_cut(build_report({joint, p, s, model.resolve_device(), model.resolve_options(), {}}), label);
+  Partitioned p = partition_joint(joint, s);
+  const Device device = model.resolve_device();
+  const BandwidthOptions options = model.resolve_options();
+  const LimitedPlan limited = apply_memory_limit(p, s, device, options);  // memory_limit: the plan's cut
+  return summarize_cut(build_report({joint, p, limited.settings, device, options, {}}), label);
 }
 
 int run_diff(const DiffOptions& o) {

@@ -17,7 +17,7 @@
 #include "partition/partition_bytes.h"
 #include "partition/partition_message.h"
 #include "pipeline/pipeline.h"
-#include "plan/memory_limit_plan.h"
+#include "plan/apply_memory_limit.h"
 #include "report/human_units.h"
 #include "report/report_json.h"
 #include "report/report_markdown.h"
@@ -37,14 +37,10 @@ int run_main_command(const MainOptions& o) {
   // Under memory_limit the planner replaces the default partition with the
   // fastest plan that fits (InfeasibleError, exit 3, when none does); the
   // report and the written partition then use that plan's settings.
-  Settings settings = o.settings;
-  std::optional<MemoryPlan> plan;
-  if (o.settings.memory_limit > 0) {
-    const PlanCandidates candidates =
-        plan_candidates(p.prepared.graph, o.settings, o.device, o.bandwidth, o.limits.threads);
-    plan = choose_plan(candidates, o.settings.memory_limit);
-    settings = plan_settings(o.settings, plan->chosen);
-    p.result = partition_plan(p.prepared.graph, o.settings, plan->chosen, o.limits.threads);
+  const LimitedPlan limited = apply_memory_limit(p, o.settings, o.device, o.bandwidth, o.limits.threads);
+  const Settings& settings = limited.settings;
+  const std::optional<MemoryPlan>& plan = limited.plan;
+  if (plan) {
     spdlog::info("memory limit {}: {} ({} candidates, {:.3f} s)", human_bytes(plan->limit),
                  plan->chosen.description(), plan->candidate_count, plan->search_seconds);
   }

@@ -1,16 +1,18 @@
 // Beyond the knobs: decide value by value what to recompute. From a plan,
 // repeatedly take the saved values alive at its simulated peak
-// (plan/saved_live_at_peak.h), largest first, and try recomputing each one
-// instead of saving it (save its inputs instead); predict every such move
-// with the full model and keep the one that lowers the peak at the least
-// predicted time per byte, until no move lowers it. Every move tried
-// becomes a candidate: the set does not depend on any limit, so the planner
-// that picks from it stays monotone.
+// (plan/saved_live_at_peak.h), largest first, and try recomputing the
+// largest 1, 2, 4, ... of them instead of saving them. Recomputing a value
+// recomputes its inputs too, back to values that are saved already or may
+// not be recomputed (those are saved instead). Each move is predicted with
+// the full model; the one that lowers the peak at the least added predicted
+// time per byte is kept, until no move lowers it. Every move tried becomes
+// a candidate: the set does not depend on any limit, so the planner that
+// picks from it stays monotone.
 //
-// A move is refused when the backward it gives would recompute an op that
-// PyTorch bans even with every ban switch off (random ops, compute-intensive
-// ops, ops marked must-save, ops too far from the backward): the maths of
-// training never change.
+// Never recomputed (the maths of training must not change, and PyTorch's
+// own budget never recomputes them either): random ops and seed lookups,
+// values marked must-save, collectives, mutating or impure ops. Matmuls
+// may be recomputed, as the budget's knapsack may.
 //
 // It is a descent, not a proof: the plans it finds are not shown optimal.
 #pragma once
@@ -27,8 +29,7 @@
 namespace pt {
 
 struct ValueSearchOptions {
-  int max_steps = 12;       // moves kept, one after the other
-  int moves_per_step = 6;   // largest live saved values tried at each step
+  int max_steps = 24;       // moves kept, one after the other
 };
 
 // `start` carries its saved set and prediction (a knob candidate);
