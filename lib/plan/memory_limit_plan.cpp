@@ -56,7 +56,7 @@ std::string live_text(const Graph& g, const std::vector<NodeId>& live) {
     out += (out.empty() ? "" : ", ") + std::string(g[live[i]].name) + " (" + human_bytes(g[live[i]].size_bytes) + ")";
   }
   if (live.size() > 3) out += " and " + std::to_string(live.size() - 3) + " more";
-  return out.empty() ? "no saved values" : out;
+  return out.empty() ? "none (the inputs, the gradients and the backward's own values make the peak)" : out;
 }
 
 }  // namespace

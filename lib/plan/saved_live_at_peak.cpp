@@ -13,7 +13,7 @@ std::vector<NodeId> saved_live_at_peak(const Graph& g, const Extraction& e, std:
   if (at == kNoNode) return live;
   if (peak_pass == "forward") {
     for (NodeId id : e.saved_values) {
-      if (id <= at) live.push_back(id);
+      if (id <= at && g[id].op != OpKind::Placeholder) live.push_back(id);
     }
   } else {
     std::vector<NodeId> order = e.bw_inputs();
@@ -24,6 +24,7 @@ std::vector<NodeId> saved_live_at_peak(const Graph& g, const Extraction& e, std:
     for (size_t i = 0; i < order.size(); ++i) position[order[i]] = static_cast<int64_t>(i);
     const int64_t now = position[at];
     for (NodeId id : e.saved_values) {
+      if (g[id].op == OpKind::Placeholder) continue;
       for (NodeId u : g.users[id]) {
         if (position[u] >= now && e.backward.keep[u] && !e.backward.is_input[u]) {
           live.push_back(id);

@@ -29,7 +29,7 @@
 namespace pt {
 
 struct ValueSearchOptions {
-  int max_steps = 24;       // moves kept, one after the other
+  int max_steps = 64;       // moves kept, one after the other
 };
 
 // `start` carries its saved set and prediction (a knob candidate);
