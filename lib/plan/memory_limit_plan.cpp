@@ -130,20 +130,25 @@ MemoryPlan choose_plan(const PlanCandidates& candidates, uint64_t limit) {
   plan.candidate_count = all.size();
   plan.knob_count = candidates.knob_count;
   plan.search_seconds = candidates.seconds;
-  // The next best: the fastest plan faster than the chosen one (it did not
-  // fit), else the fastest fitting one after it.
+  // The next best: of the plans faster than the chosen one (none fits),
+  // the one nearest to fitting; else the fastest fitting one after it.
   std::optional<size_t> over, runner_up;
   for (size_t i = 0; i < all.size(); ++i) {
     if (i == *chosen || !all[i].error.empty()) continue;
     if (!all[i].fits(limit)) {
-      if (better(all[i], i, all[*chosen], *chosen) && (!over || better(all[i], i, all[*over], *over))) over = i;
+      if (better(all[i], i, all[*chosen], *chosen) &&
+          (!over || all[i].peak_bytes < all[*over].peak_bytes ||
+           (all[i].peak_bytes == all[*over].peak_bytes && better(all[i], i, all[*over], *over)))) {
+        over = i;
+      }
     } else if (!runner_up || better(all[i], i, all[*runner_up], *runner_up)) {
       runner_up = i;
     }
   }
   if (over) {
     plan.rejected = all[*over];
-    plan.rejected_why = "peak " + human_bytes(all[*over].peak_bytes) + " is over the limit";
+    plan.rejected_why = "peak " + human_bytes(all[*over].peak_bytes) + " is " +
+                        human_bytes(all[*over].peak_bytes - limit) + " over the limit";
   } else if (runner_up) {
     plan.rejected = all[*runner_up];
     plan.rejected_why = "fits, but predicted " + human_seconds(all[*runner_up].step_seconds - plan.chosen.step_seconds) +
