@@ -14,6 +14,7 @@
 #include "graph/errors.h"
 #include "partition_args.h"
 #include "pipeline/pipeline.h"
+#include "plan/apply_memory_limit.h"
 #include "report/diff.h"
 #include "report/memory_plot_svg.h"
 #include "report/report_model.h"
@@ -43,11 +44,15 @@ std::string read_text(const std::string& path) {
   return s.str();
 }
 
-// `plots`, when given, receives the cut's memory timeline.
+// `plots`, when given, receives the cut's memory timeline. Under
+// memory_limit the plan's cut is the one summarized.
 CutSummary cut_of(const Graph& joint, const Settings& s, const ModelArgs& model, const std::string& label,
                   std::vector<MemoryPlotSeries>* plots) {
-  const Partitioned p = partition_joint(joint, s);
-  ReportModel m = build_report({joint, p, s, model.resolve_device(), model.resolve_options(), {}, 0, plots != nullptr});
+  Partitioned p = partition_joint(joint, s);
+  const Device device = model.resolve_device();
+  const BandwidthOptions options = model.resolve_options();
+  const LimitedPlan limited = apply_memory_limit(p, s, device, options);
+  ReportModel m = build_report({joint, p, limited.settings, device, options, {}, 0, plots != nullptr});
   if (plots) {
     m.memory_plot->label = label;
     plots->push_back(std::move(*m.memory_plot));

@@ -18,6 +18,7 @@
 #include "partition/partition_message.h"
 #include "pipeline/pipeline.h"
 #include "report/explain.h"
+#include "plan/apply_memory_limit.h"
 #include "report/human_units.h"
 #include "report/memory_plot_svg.h"
 #include "report/report_html.h"
@@ -36,6 +37,16 @@ int run_main_command(const MainOptions& o) {
   spdlog::info("loaded {}: {} nodes", o.input, loaded.graph.size());
   const JointSummary joint(loaded.graph);
   Partitioned p = partition_joint_releasing(loaded.graph, o.settings, o.limits.threads);
+  // Under memory_limit the planner replaces the default partition with the
+  // fastest plan that fits (InfeasibleError, exit 3, when none does); the
+  // report and the written partition then use that plan's settings.
+  const LimitedPlan limited = apply_memory_limit(p, o.settings, o.device, o.bandwidth, o.limits.threads);
+  const Settings& settings = limited.settings;
+  const std::optional<MemoryPlan>& plan = limited.plan;
+  if (plan) {
+    spdlog::info("memory limit {}: {} ({} candidates, {:.3f} s)", human_bytes(plan->limit),
+                 plan->chosen.description(), plan->candidate_count, plan->search_seconds);
+  }
   const Graph& g = p.prepared.graph;
   const Extraction& e = p.result.extraction;
   spdlog::info("saved {} values, recomputed {} ops, cut value {}", e.fw_saved_outputs().size(),
@@ -63,10 +74,10 @@ int run_main_command(const MainOptions& o) {
       // The joint graph's nodes serialized in place and streamed to the file:
       // no message copy, no string of the whole partition.
       outputs.add(o.output, [&](std::ostream& out) {
-        write_partition_bytes(out, g, p.result.classification, e, o.settings);
+        write_partition_bytes(out, g, p.result.classification, e, settings);
       });
     } else {
-      outputs.add(o.output, serialize_message(partition_message(g, p.result.classification, e, o.settings),
+      outputs.add(o.output, serialize_message(partition_message(g, p.result.classification, e, settings),
                                               *o.output_format));
     }
     timer.mark("write", timings);
@@ -75,11 +86,12 @@ int run_main_command(const MainOptions& o) {
   std::optional<ReportModel> model;
   const bool memory_plot = !o.plot_memory.empty() || !o.report_html.empty();
   if (o.report || !o.report_json.empty() || !o.report_md.empty() || memory_plot) {
-    model = build_report({joint, p, o.settings, o.device, o.bandwidth, {}, o.limits.threads, memory_plot});
+    model = build_report({joint, p, settings, o.device, o.bandwidth, {}, o.limits.threads, memory_plot});
     // "report" times the model (bandwidth model, peak memory); the reports
     // then carry every stage's timing but their own formatting.
     timer.mark("report", timings);
     model->timings = timings;
+    model->plan = plan;
     const TextReportOptions text_options{o.top};
     std::ostringstream text, json, md;
     if (o.report) write_report_text(text, *model, text_options);
@@ -96,7 +108,7 @@ int run_main_command(const MainOptions& o) {
     }
     if (!o.report_html.empty()) {
       ExplainTable explanations;
-      explain_each(p, o.settings, [&](const Explanation& x) { explanations.add(x); });
+      explain_each(p, settings, [&](const Explanation& x) { explanations.add(x); });
       outputs.add(o.report_html,
                   [&](std::ostream& out) { write_report_html(out, *model, explanations, o.top); });
     }

@@ -35,6 +35,7 @@ struct MainOptions {
   ModelArgs model;               // --device, --bandwidth-option
   std::string config_path;       // settings file, applied before --set
   std::vector<std::string> set_assignments;  // "key=value", in order
+  std::string memory_limit;                  // --memory-limit: memory_limit, applied after --set
   ValidateOptions limits;                    // --max-nodes
 
   // Filled by resolve_main_options.

@@ -66,6 +66,10 @@ void add_main_options(CLI::App& app, MainOptions& o) {
   app.add_option("--config", o.config_path,
                  "Settings file (TOML): 'key = value' lines, keys as for --set, op-class edits as lists")
       ->type_name("FILE");
+  app.add_option("--memory-limit", o.memory_limit,
+                 "Shorthand for --set memory_limit=SIZE: the fastest predicted plan whose simulated peak fits "
+                 "SIZE (bytes, or 3.5GB, 3GiB)")
+      ->type_name("SIZE");
   add_load_options(app, o.limits);
   app.footer(
       "Subcommands have their own --help (partition_tool inspect --help).\n\n"
@@ -74,7 +78,7 @@ void add_main_options(CLI::App& app, MainOptions& o) {
       "Op-class keys take comma-separated ops, as packets or targets: --set recomputable_ops.add=aten.mm\n"
       "(aten.mm.default is aten.mm). In a --config file: recomputable_ops.add = [\"aten.mm\"].\n\n"
       "Exit codes: 0 ok; 2 bad input, settings or command line; 3 infeasible (no\n"
-      "finite cut); 4 internal error.\n\n"
+      "finite cut, or no plan fits --memory-limit); 4 internal error.\n\n"
       "Examples:\n"
       "  partition_tool --input sample_graphs/linear_ce.pb --report\n"
       "  partition_tool --input g.json --output p.pb --set dist_from_bw_base=1.2 --report-json -\n"
@@ -92,6 +96,7 @@ void resolve_main_options(MainOptions& o) {
                                 {"--report-html", o.report_html}, {"--plot-memory", o.plot_memory}});
   if (!o.config_path.empty()) apply_settings_file(o.config_path, o.settings);
   for (const auto& a : o.set_assignments) o.settings.set_assignment(a);
+  if (!o.memory_limit.empty()) o.settings.set("memory_limit", o.memory_limit);
   o.device = o.model.resolve_device();
   o.bandwidth = o.model.resolve_options();
 }

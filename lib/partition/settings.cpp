@@ -7,6 +7,7 @@
 
 #include "graph/errors.h"
 #include "graph/nearest_name.h"
+#include "plan/memory_size.h"
 
 namespace pt {
 
@@ -145,6 +146,10 @@ void Settings::set(std::string_view key_in, std::string_view value_in) {
     activation_memory_budget_solver = value;
     return;
   }
+  if (key == "memory_limit") {
+    memory_limit = parse_memory_size(value, key);
+    return;
+  }
   // Op classes: "<class>", "<class>.add", "<class>.remove".
   const auto dot = key.find('.');
   const std::string base = key.substr(0, dot);
@@ -184,6 +189,7 @@ std::map<std::string, std::string> Settings::to_map() const {
   for (auto k : kBoolKeys) out[std::string(k)] = *bool_field(self, k) ? "true" : "false";
   for (auto k : kNumberKeys) out[std::string(k)] = format_number(*number_field(self, k));
   out["activation_memory_budget_solver"] = activation_memory_budget_solver;
+  out["memory_limit"] = std::to_string(memory_limit);
   return out;
 }
 
@@ -209,6 +215,7 @@ std::vector<std::string> Settings::scalar_keys() {
   for (auto k : kBoolKeys) out.emplace_back(k);
   for (auto k : kNumberKeys) out.emplace_back(k);
   out.emplace_back("activation_memory_budget_solver");
+  out.emplace_back("memory_limit");
   return out;
 }
 

@@ -3,6 +3,7 @@
 // passed down by const reference. Defaults are PyTorch 2.11's.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <string>
 #include <string_view>
@@ -29,6 +30,10 @@ struct Settings {
   double max_dist_from_bw = 1000;
   double activation_memory_budget = 1.0;
   std::string activation_memory_budget_solver = "dp";  // dp, greedy, ilp
+  // Peak-memory limit in bytes (plan/memory_size.h reads "3.5GB", "3GiB");
+  // 0: none. Not PyTorch's: set, the tool returns the fastest predicted plan
+  // whose simulated peak fits (plan/memory_limit_plan.h).
+  uint64_t memory_limit = 0;
   double dist_from_bw_base = 1.1;
   double dist_from_bw_cap = 100;
   // Not PyTorch's: seconds the ilp knapsack solver may run before its best

@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "plan/plan_report.h"
 #include "report/json_writer.h"
 
 namespace pt {
@@ -258,6 +259,7 @@ void write_report_json(std::ostream& out, const ReportModel& m) {
   string_list(w, "settings_changed", m.settings_changed);
   bandwidth(w, m.bandwidth);
   memory(w, m.memory, m.live_at_peak);
+  write_plan_json(w, m.plan);
   w.key("timings");
   w.begin_object();
   for (const auto& t : m.timings) w.field(t.stage, t.seconds);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "plan/plan_report.h"
 #include "report/human_units.h"
 
 namespace pt {
@@ -50,6 +51,7 @@ void write_report_markdown(std::ostream& out, const ReportModel& m, const TextRe
       << " | loaded | stored | FLOPs | time |\n| --- | ---: | ---: | ---: | ---: |\n";
   pass_row(out, "forward", m.bandwidth.forward);
   pass_row(out, "backward", m.bandwidth.backward);
+  if (m.plan) write_plan_markdown(out, *m.plan);
 
   std::vector<const SavedRow*> rows;
   for (const auto& r : m.saved) rows.push_back(&r);

@@ -14,6 +14,7 @@
 #include "partition/settings.h"
 #include "pipeline/pipeline.h"
 #include "pipeline/stage_timer.h"
+#include "plan/memory_limit_plan.h"
 #include "report/bandwidth_model.h"
 #include "report/memory_plot_svg.h"
 #include "report/save_reason.h"
@@ -111,6 +112,7 @@ struct ReportModel {
   std::optional<PeakMemory> memory;
   std::vector<LiveRow> live_at_peak;  // every value live at memory.peak_at, largest first
   std::optional<MemoryPlotSeries> memory_plot;  // when ReportInputs::memory_plot
+  std::optional<MemoryPlan> plan;  // under memory_limit: how the plan was chosen (set by the caller)
   std::vector<StageTiming> timings;
 };
 

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <string>
 
+#include "plan/plan_report.h"
 #include "report/human_units.h"
 
 namespace pt {
@@ -166,6 +167,7 @@ void write_report_text(std::ostream& out, const ReportModel& m, const TextReport
   out << wrap_text("settings: " + changed_settings_text(m), 100, "  ", "            ") << "\n";
   for (const auto& w : m.warnings) out << "  warning: " << w << "\n";
   write_summary(out, m);
+  if (m.plan) write_plan_text(out, *m.plan);
   write_saved(out, m, options.top);
   write_live_at_peak(out, m, options.top);
   write_counts(out, "Recomputed ops by kind", "op", m.recomputed_by_op, options.top, false);

@@ -12,6 +12,7 @@
 #include "budget/runtime_estimate.h"
 #include "graph/errors.h"
 #include "partition/partitioner.h"
+#include "plan/memory_limit_sweep.h"
 #include "prepare/prepare.h"
 #include "report/bandwidth_model.h"
 #include "report/setting_values.h"
@@ -98,10 +99,17 @@ std::vector<std::string> sweep_values_from_range(const std::string& range) {
   return out;
 }
 
+SweepRow sweep_row(const Graph& g, const PartitionResult& r, const Settings& s, const Device& device,
+                   const BandwidthOptions& o, unsigned threads) {
+  return row_for(g, r, s, device, o, threads);
+}
+
 SweepResult run_sweep(const Graph& joint, const Settings& base, const std::string& key,
                       const std::vector<std::string>& values, const Device& device, const BandwidthOptions& o,
                       unsigned jobs, size_t memory_plot_points) {
   typed_setting(base, key);  // throws for op-class and unknown keys
+  // Each limit picks from one set of candidate plans instead of partitioning.
+  if (key == "memory_limit") return run_memory_limit_sweep(joint, base, values, device, o, jobs);
   std::vector<Settings> settings;
   for (const auto& v : values) {
     settings.push_back(base);

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "graph/graph.h"
+#include "partition/partitioner.h"
 #include "partition/settings.h"
 #include "report/bandwidth_options.h"
 #include "report/device.h"
@@ -59,6 +60,9 @@ struct SweepResult {
   std::string key;
   std::string device;
   std::vector<SweepRow> rows;
+  // Sweeps of memory_limit (plan/memory_limit_sweep.h): the plans of
+  // PyTorch's activation_memory_budget grid, drawn beside the rows' frontier.
+  std::vector<SweepRow> knob_points;
 };
 
 // "a,b,c" -> {a, b, c}; "start:stop:step" -> start, start+step, ... up to
@@ -75,6 +79,10 @@ std::vector<std::string> sweep_values_from_range(const std::string& range);
 SweepResult run_sweep(const Graph& joint, const Settings& base, const std::string& key,
                       const std::vector<std::string>& values, const Device& device, const BandwidthOptions& o = {},
                       unsigned jobs = 0, size_t memory_plot_points = 0);
+
+// One row's figures for partition r of the prepared graph g (value unset).
+SweepRow sweep_row(const Graph& g, const PartitionResult& r, const Settings& s, const Device& device,
+                   const BandwidthOptions& o, unsigned threads);
 
 // The columns, in order; the first is the swept value.
 std::vector<SweepColumn> sweep_columns(const std::string& key);

@@ -21,6 +21,79 @@ bool dominates(const SweepRow& a, const SweepRow& b, PlotMemory x) {
          (memory_of(a, x) < memory_of(b, x) || a.recomputed_flops < b.recomputed_flops);
 }
 
+// A memory_limit sweep: x the simulated peak, y the predicted step time;
+// the rows' plans (the tool's frontier: what each limit gets) as a filled
+// staircase, the activation_memory_budget grid's plans as hollow squares.
+void write_limit_frontier_svg(std::ostream& out, const SweepResult& r) {
+  std::vector<const SweepRow*> tool, knob;
+  for (const auto& row : r.rows) {
+    if (row.error.empty()) tool.push_back(&row);
+  }
+  for (const auto& row : r.knob_points) knob.push_back(&row);
+  std::stable_sort(tool.begin(), tool.end(), [](const SweepRow* a, const SweepRow* b) { return a->peak_bytes < b->peak_bytes; });
+  double xmin = 0, xmax = 0, ymin = 0, ymax = 0;
+  bool first = true;
+  for (const auto* list : {&tool, &knob}) {
+    for (const SweepRow* row : *list) {
+      const double x = static_cast<double>(row->peak_bytes), y = row->step_seconds() * 1e3;
+      xmin = first ? x : std::min(xmin, x);
+      xmax = first ? x : std::max(xmax, x);
+      ymin = first ? y : std::min(ymin, y);
+      ymax = first ? y : std::max(ymax, y);
+      first = false;
+    }
+  }
+  const Axis ax(xmin, xmax), ay(ymin, ymax);
+  const double x0 = kLeft, x1 = kWidth - kRight, y0 = kHeight - kBottom, y1 = kTop;
+  auto px = [&](const SweepRow& row) { return ax.at(static_cast<double>(row.peak_bytes), x0, x1); };
+  auto py = [&](const SweepRow& row) { return ay.at(row.step_seconds() * 1e3, y0, y1); };
+  out << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << kWidth << "\" height=\"" << kHeight
+      << "\" viewBox=\"0 0 " << kWidth << " " << kHeight << "\" font-family=\"sans-serif\" font-size=\"12\">\n";
+  out << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
+  out << "<text x=\"" << kLeft << "\" y=\"24\" font-size=\"15\" font-weight=\"bold\">" << xml(r.graph)
+      << ": predicted step time vs. peak memory, sweeping memory_limit</text>\n";
+  out << "<text x=\"" << kLeft << "\" y=\"42\" fill=\"#555\">" << tool.size() << " limits with a plan ("
+      << r.rows.size() - tool.size() << " without); filled: the plan each limit gets; hollow squares: "
+      << "activation_memory_budget (times for " << xml(r.device) << ")</text>\n";
+  for (double v = ax.lo; v <= ax.hi + ax.step / 2; v += ax.step) {
+    const double x = ax.at(v, x0, x1);
+    out << "<line x1=\"" << num(x) << "\" y1=\"" << num(y0) << "\" x2=\"" << num(x) << "\" y2=\"" << num(y1)
+        << "\" stroke=\"#e4e4e4\"/>\n<text x=\"" << num(x) << "\" y=\"" << num(y0 + 18)
+        << "\" text-anchor=\"middle\">" << human_bytes(static_cast<uint64_t>(std::llround(v))) << "</text>\n";
+  }
+  for (double v = ay.lo; v <= ay.hi + ay.step / 2; v += ay.step) {
+    const double y = ay.at(v, y0, y1);
+    out << "<line x1=\"" << num(x0) << "\" y1=\"" << num(y) << "\" x2=\"" << num(x1) << "\" y2=\"" << num(y)
+        << "\" stroke=\"#e4e4e4\"/>\n<text x=\"" << num(x0 - 8) << "\" y=\"" << num(y + 4)
+        << "\" text-anchor=\"end\">" << human_seconds(v / 1e3) << "</text>\n";
+  }
+  out << "<rect x=\"" << num(x0) << "\" y=\"" << num(y1) << "\" width=\"" << num(x1 - x0) << "\" height=\""
+      << num(y0 - y1) << "\" fill=\"none\" stroke=\"#333\"/>\n";
+  out << "<text x=\"" << num((x0 + x1) / 2) << "\" y=\"" << num(kHeight - 22)
+      << "\" text-anchor=\"middle\">simulated peak memory (memory.peak_bytes)</text>\n";
+  out << "<text transform=\"translate(18 " << num((y0 + y1) / 2)
+      << ") rotate(-90)\" text-anchor=\"middle\">predicted step time (bandwidth model)</text>\n";
+  if (tool.size() > 1) {
+    out << "<polyline fill=\"none\" stroke=\"#d9480f\" stroke-width=\"2\" points=\"";
+    for (size_t k = 0; k < tool.size(); ++k) {
+      if (k > 0) out << " " << num(px(*tool[k])) << "," << num(py(*tool[k - 1]));
+      out << (k ? " " : "") << num(px(*tool[k])) << "," << num(py(*tool[k]));
+    }
+    out << "\"/>\n";
+  }
+  for (const SweepRow* row : knob) {
+    out << "<g><title>activation_memory_budget=" << xml(row->value) << ": peak " << human_bytes(row->peak_bytes)
+        << ", step " << human_seconds(row->step_seconds()) << "</title><rect x=\"" << num(px(*row) - 4) << "\" y=\""
+        << num(py(*row) - 4) << "\" width=\"8\" height=\"8\" fill=\"none\" stroke=\"#1c7ed6\"/></g>\n";
+  }
+  for (const SweepRow* row : tool) {
+    out << "<g><title>memory_limit=" << xml(row->value) << ": peak " << human_bytes(row->peak_bytes) << ", step "
+        << human_seconds(row->step_seconds()) << "</title><circle cx=\"" << num(px(*row)) << "\" cy=\""
+        << num(py(*row)) << "\" r=\"5\" stroke=\"#d9480f\" fill=\"#d9480f\"/></g>\n";
+  }
+  out << "</svg>\n";
+}
+
 }  // namespace
 
 std::vector<size_t> pareto_rows(const SweepResult& r, PlotMemory x) {
@@ -39,6 +112,10 @@ std::vector<size_t> pareto_rows(const SweepResult& r, PlotMemory x) {
 }
 
 void write_sweep_svg(std::ostream& out, const SweepResult& r, PlotMemory xm) {
+  if (r.key == "memory_limit") {
+    write_limit_frontier_svg(out, r);
+    return;
+  }
   std::vector<size_t> finite;
   for (size_t i = 0; i < r.rows.size(); ++i) {
     if (r.rows[i].error.empty()) finite.push_back(i);

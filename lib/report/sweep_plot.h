@@ -11,6 +11,10 @@
 // strictly) are filled and joined by the frontier's staircase, the dominated
 // ones are hollow. Hovering a point shows its row (<title>). Rows without a
 // finite cut are left out and the caption says how many.
+//
+// A sweep of memory_limit draws instead the peak (x) against the predicted
+// step time (y): the plan each limit gets, beside the plans of PyTorch's
+// activation_memory_budget grid (SweepResult::knob_points).
 #pragma once
 
 #include <ostream>

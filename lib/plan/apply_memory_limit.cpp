@@ -1,0 +1,16 @@
+#include "plan/apply_memory_limit.h"
+
+namespace pt {
+
+LimitedPlan apply_memory_limit(Partitioned& p, const Settings& s, const Device& device, const BandwidthOptions& o,
+                               unsigned threads) {
+  LimitedPlan out{s, std::nullopt};
+  if (s.memory_limit == 0) return out;
+  const PlanCandidates candidates = plan_candidates(p.prepared.graph, s, device, o, threads);
+  out.plan = choose_plan(candidates, s.memory_limit);
+  out.settings = plan_settings(s, out.plan->chosen);
+  p.result = partition_plan(p.prepared.graph, s, out.plan->chosen, threads);
+  return out;
+}
+
+}  // namespace pt

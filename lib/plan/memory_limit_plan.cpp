@@ -1,0 +1,163 @@
+#include "plan/memory_limit_plan.h"
+
+#include <algorithm>
+#include <chrono>
+
+#include "graph/errors.h"
+#include "plan/knob_candidates.h"
+#include "plan/saved_live_at_peak.h"
+#include "plan/value_search.h"
+#include "report/human_units.h"
+
+namespace pt {
+
+namespace {
+
+// Faster first; then the smaller peak; then the earlier candidate.
+bool better(const PlanCandidate& a, size_t ia, const PlanCandidate& b, size_t ib) {
+  if (a.step_seconds != b.step_seconds) return a.step_seconds < b.step_seconds;
+  if (a.peak_bytes != b.peak_bytes) return a.peak_bytes < b.peak_bytes;
+  return ia < ib;
+}
+
+// Knob plans no other knob plan beats on both peak and time, by peak
+// ascending: where the per-value search starts.
+std::vector<size_t> knob_frontier(const std::vector<PlanCandidate>& knobs) {
+  std::vector<size_t> order;
+  for (size_t i = 0; i < knobs.size(); ++i) {
+    if (knobs[i].error.empty()) order.push_back(i);
+  }
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    if (knobs[a].peak_bytes != knobs[b].peak_bytes) return knobs[a].peak_bytes < knobs[b].peak_bytes;
+    return better(knobs[a], a, knobs[b], b);
+  });
+  std::vector<size_t> frontier;
+  for (size_t i : order) {
+    if (frontier.empty() || knobs[i].step_seconds < knobs[frontier.back()].step_seconds) frontier.push_back(i);
+  }
+  return frontier;
+}
+
+// The search starts from the frontier's ends (its lowest peak, which it
+// lowers further; the fastest plan) and its middle: three descents keep
+// the planner within seconds on 10^4-node graphs.
+std::vector<size_t> search_starts(const std::vector<size_t>& frontier) {
+  std::vector<size_t> starts;
+  if (frontier.empty()) return starts;
+  for (size_t at : {size_t{0}, frontier.size() / 2, frontier.size() - 1}) {
+    if (std::find(starts.begin(), starts.end(), frontier[at]) == starts.end()) starts.push_back(frontier[at]);
+  }
+  return starts;
+}
+
+std::string live_text(const Graph& g, const std::vector<NodeId>& live) {
+  std::string out;
+  for (size_t i = 0; i < live.size() && i < 3; ++i) {
+    out += (out.empty() ? "" : ", ") + std::string(g[live[i]].name) + " (" + human_bytes(g[live[i]].size_bytes) + ")";
+  }
+  if (live.size() > 3) out += " and " + std::to_string(live.size() - 3) + " more";
+  return out.empty() ? "none (the inputs, the gradients and the backward's own values make the peak)" : out;
+}
+
+}  // namespace
+
+Settings plan_settings(const Settings& base, const PlanCandidate& c) { return knob_settings(base, c); }
+
+PartitionResult partition_plan(const Graph& prepared, const Settings& base, const PlanCandidate& c,
+                               unsigned threads) {
+  const Settings s = plan_settings(base, c);
+  PartitionResult r = partition_graph(prepared, s, threads);
+  if (c.family != PlanFamily::PerValueSearch) return r;
+  PartitionResult edited = partition_with_saved(prepared, r, c.saved, threads);
+  edited.timings = std::move(r.timings);
+  return edited;
+}
+
+PlanCandidates plan_candidates(const Graph& prepared, const Settings& base, const Device& device,
+                               const BandwidthOptions& o, unsigned jobs) {
+  const auto start = std::chrono::steady_clock::now();
+  PlanCandidates out;
+  out.all = knob_candidates(prepared);
+  evaluate_knob_candidates(prepared, base, device, o, jobs, out.all);
+  out.knob_count = out.all.size();
+  const std::vector<PlanCandidate> knobs = out.all;
+  // Classification and op lookups do not depend on the knobs: one partition
+  // lends them to every search.
+  const PartitionResult lent = partition_graph(prepared, base, jobs == 1 ? 1 : 0);
+  for (size_t at : search_starts(knob_frontier(knobs))) {
+    auto found = search_values(prepared, lent, base, knobs[at], device, o, jobs);
+    out.all.insert(out.all.end(), std::make_move_iterator(found.begin()), std::make_move_iterator(found.end()));
+  }
+  bool any = false;
+  for (size_t i = 0; i < out.all.size(); ++i) {
+    const PlanCandidate& c = out.all[i];
+    if (!c.error.empty()) continue;
+    if (!any || c.peak_bytes < out.all[out.lowest_peak].peak_bytes) out.lowest_peak = i;
+    any = true;
+  }
+  if (any) {
+    const PlanCandidate& low = out.all[out.lowest_peak];
+    const PartitionResult r = partition_plan(prepared, base, low, jobs == 1 ? 1 : 0);
+    out.lowest_peak_live = live_text(
+        prepared, saved_live_at_peak(prepared, r.extraction, low.peak_at, low.peak_pass, o.backward_order_from_tangents));
+  }
+  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return out;
+}
+
+MemoryPlan choose_plan(const PlanCandidates& candidates, uint64_t limit) {
+  const auto& all = candidates.all;
+  std::optional<size_t> chosen, best_knob;
+  for (size_t i = 0; i < all.size(); ++i) {
+    if (!all[i].fits(limit)) continue;
+    if (!chosen || better(all[i], i, all[*chosen], *chosen)) chosen = i;
+    if (is_pytorch_knob(all[i].family) && (!best_knob || better(all[i], i, all[*best_knob], *best_knob))) best_knob = i;
+  }
+  if (!chosen) {
+    std::string line = "memory_limit " + human_bytes(limit) + ": no plan fits; ";
+    if (candidates.all.empty() || !all[candidates.lowest_peak].error.empty()) {
+      throw InfeasibleError(line + "no candidate plan has a finite cut");
+    }
+    const PlanCandidate& low = all[candidates.lowest_peak];
+    throw InfeasibleError(line + "the smallest peak reached is " + human_bytes(low.peak_bytes) + " (" +
+                          low.description() + "), at node '" + low.peak_at + "' (" + low.peak_pass +
+                          ") where the largest saved values alive are " + candidates.lowest_peak_live);
+  }
+  MemoryPlan plan;
+  plan.limit = limit;
+  plan.chosen = all[*chosen];
+  if (best_knob) plan.best_knob = all[*best_knob];
+  plan.candidate_count = all.size();
+  plan.knob_count = candidates.knob_count;
+  plan.search_seconds = candidates.seconds;
+  // The next best: of the plans faster than the chosen one (none fits),
+  // the one nearest to fitting; else the fastest fitting one after it.
+  std::optional<size_t> over, runner_up;
+  for (size_t i = 0; i < all.size(); ++i) {
+    if (i == *chosen || !all[i].error.empty()) continue;
+    if (!all[i].fits(limit)) {
+      if (better(all[i], i, all[*chosen], *chosen) &&
+          (!over || all[i].peak_bytes < all[*over].peak_bytes ||
+           (all[i].peak_bytes == all[*over].peak_bytes && better(all[i], i, all[*over], *over)))) {
+        over = i;
+      }
+    } else if (!runner_up || better(all[i], i, all[*runner_up], *runner_up)) {
+      runner_up = i;
+    }
+  }
+  if (over) {
+    plan.rejected = all[*over];
+    plan.rejected_why = "peak " + human_bytes(all[*over].peak_bytes) + " is " +
+                        human_bytes(all[*over].peak_bytes - limit) + " over the limit";
+  } else if (runner_up) {
+    plan.rejected = all[*runner_up];
+    plan.rejected_why = "fits, but predicted " + human_seconds(all[*runner_up].step_seconds - plan.chosen.step_seconds) +
+                        " slower";
+  }
+  plan.optimality = "the fastest of " + std::to_string(all.size()) + " predicted candidates (" +
+                    std::to_string(candidates.knob_count) +
+                    " knob plans, the rest from the per-value search); no exact solver ran, so not proven optimal";
+  return plan;
+}
+
+}  // namespace pt

@@ -1,0 +1,95 @@
+// The memory-limit planner's bar on corpus graphs of three families: at
+// 50-90% of the default plan's peak every limit gets a plan that fits, no
+// slower as the limit grows and never slower than a fitting knob plan; at
+// 1% of it, one line naming the smallest reachable peak.
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <limits>
+#include <string>
+
+#include "graph/errors.h"
+#include "graph/graph_io.h"
+#include "pipeline/pipeline.h"
+#include "plan/memory_limit_plan.h"
+#include "prepare/prepare.h"
+#include "report/bandwidth_model.h"
+
+namespace pt {
+
+namespace {
+
+struct Planned {
+  PrepareResult prepared;
+  PlanCandidates candidates;
+};
+
+Planned plan_corpus(const std::string& name, const Settings& s = {}) {
+  const LoadedGraph loaded = load_graph_file(std::string(PT_TEST_DIR) + "/corpus/" + name, Format::Binary);
+  Planned p{prepare(loaded.graph, s), {}};
+  p.candidates = plan_candidates(p.prepared.graph, s, parse_device("h100"), {});
+  return p;
+}
+
+// Limits at or above the smallest peak any candidate reaches must get a
+// plan; below it (where the inputs, gradients and the backward's own values
+// alone exceed the limit) the planner must say so in one line.
+void check_bar(const Planned& p) {
+  const PlanCandidate& def = p.candidates.all.front();
+  REQUIRE(def.family == PlanFamily::Default);
+  REQUIRE(def.error.empty());
+  const uint64_t floor = p.candidates.all[p.candidates.lowest_peak].peak_bytes;
+  CHECK(floor <= def.peak_bytes);
+  double slower_limit_step = std::numeric_limits<double>::infinity();
+  std::printf("%s: default peak %llu, smallest reachable %llu (%.1f%%)\n", p.prepared.graph.header->name().c_str(),
+              static_cast<unsigned long long>(def.peak_bytes), static_cast<unsigned long long>(floor),
+              100.0 * static_cast<double>(floor) / static_cast<double>(def.peak_bytes));
+  for (int percent = 50; percent <= 100; percent += 5) {
+    CAPTURE(percent);
+    const uint64_t limit = def.peak_bytes * percent / 100;
+    if (limit < floor) {
+      CHECK_THROWS_AS(choose_plan(p.candidates, limit), InfeasibleError);
+      continue;
+    }
+    const MemoryPlan plan = choose_plan(p.candidates, limit);
+    CHECK(plan.chosen.peak_bytes <= limit);
+    CHECK(plan.chosen.step_seconds <= slower_limit_step);  // monotone
+    slower_limit_step = plan.chosen.step_seconds;
+    for (const PlanCandidate& c : p.candidates.all) {
+      if (is_pytorch_knob(c.family) && c.fits(limit)) CHECK(plan.chosen.step_seconds <= c.step_seconds);
+    }
+    std::printf("  %3d%%: %s, peak %llu, step %.4f ms, best knob %s ms\n", percent,
+                plan.chosen.description().c_str(), static_cast<unsigned long long>(plan.chosen.peak_bytes),
+                plan.chosen.step_seconds * 1e3,
+                plan.best_knob ? std::to_string(plan.best_knob->step_seconds * 1e3).c_str() : "none fits");
+  }
+  try {
+    choose_plan(p.candidates, def.peak_bytes / 100);
+    FAIL("a limit of 1% of the default peak fitted");
+  } catch (const InfeasibleError& e) {
+    const std::string line = e.what();
+    CHECK(line.find('\n') == std::string::npos);
+    CHECK(line.find("smallest peak reached is") != std::string::npos);
+    CHECK(line.find("at node '") != std::string::npos);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("memory limit bar on gpt2_124m") { check_bar(plan_corpus("gpt2_124m.pb")); }
+TEST_CASE("memory limit bar on resnet18") { check_bar(plan_corpus("resnet18.pb")); }
+TEST_CASE("memory limit bar on gpt2_l24") { check_bar(plan_corpus("scale/gpt2_l24.pb")); }
+
+TEST_CASE("the chosen plan's prediction is the report's") {
+  const Planned p = plan_corpus("gpt2_124m.pb");
+  const Settings base;
+  const uint64_t limit = p.candidates.all.front().peak_bytes * 60 / 100;
+  const MemoryPlan plan = choose_plan(p.candidates, limit);
+  const Settings s = plan_settings(base, plan.chosen);
+  const PartitionResult r = partition_plan(p.prepared.graph, base, plan.chosen);
+  const BandwidthAndPeak both = estimate_bandwidth_and_peak(p.prepared.graph, r, s.op_classes, parse_device("h100"));
+  CHECK(both.memory.peak_bytes == plan.chosen.peak_bytes);
+  CHECK(both.bandwidth.forward.seconds + both.bandwidth.backward.seconds == doctest::Approx(plan.chosen.step_seconds));
+}
+
+}  // namespace pt
