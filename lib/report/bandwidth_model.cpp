@@ -77,7 +77,7 @@ BandwidthEstimate estimate_passes(const Graph& prepared, const PartitionResult& 
   BandwidthEstimate out;
   out.device = device;
   if (!o.apply_device_efficiency) {  // as costed
-    out.device.memory_efficiency = out.device.matmul_efficiency = 1;
+    out.device.memory_efficiency = out.device.matmul_efficiency = out.device.conv_efficiency = 1;
     out.device.attention = {};
   }
   // Looked up once per node for both passes.

@@ -33,23 +33,26 @@ struct Device {
   // Fused attention's rate by sequence length and head size
   // (report/attention_rate.h); zeros: not measured, the matmul rate.
   AttentionRates attention;
+  // The matmul efficiency's counterpart for convolutions (cuDNN's implicit
+  // GEMMs, forward and backward), which reach far less of the tensor-core
+  // peak than a large matmul does; 1: not measured.
+  double conv_efficiency = 1;
 };
 
 // Presets (datasheet numbers, SXM parts; docs/design.md section 6):
 //   a100  1.555e12 B/s (A100 40GB),  312e12 FLOP/s dense bf16, 156e12 TF32
 //   h100  3.35e12 B/s  (H100 SXM),   989e12 FLOP/s dense bf16, 494e12 TF32
 //   h200  4.8e12 B/s   (H200 SXM),   989e12 FLOP/s dense bf16 (same compute as H100)
-//         with measured efficiencies (docs/predictions.md, micro-benchmark on
-//         one H200): memory 0.88 (a 3.3 GB device copy reached 4.24e12 B/s),
-//         matmul 0.62 (cuBLAS reached 616e12 bf16 at 32768x768x50264 and
-//         300e12 TF32 at 16384x1024x32000: 0.62 and 0.61 of the peaks); a100
-//         and h100 were not measured and run at their peaks
-//         and, for fused kernels, 1.59e-12 s per erf and 0.61e-12 s per exp
-//         element (run F: Inductor's GELU kernels on mlp_gelu_ln), and
-//         rows up to 128 KiB read again after their reduction from the cache,
-//         and cuDNN attention's rates by sequence length and head size
-//         (attention_rate.h)
-// and one measured preset, what an H200 achieved (docs/predictions.md):
+// h100 and h200 run at fractions of those peaks measured on one card of each
+// (device.cpp; docs/prediction_accuracy.md, docs/predictions.md): memory
+// 0.89 (H100) and 0.88 (H200) of the bandwidth (a 3.3 GB device copy),
+// matmuls 0.62 of the peaks (cuBLAS at linear_ce's logits shape), and
+// convolutions 0.30 (cuDNN's kernels of a ResNet-50 step); for fused kernels,
+// 1.59e-12 s per erf and 0.61e-12 s per exp element (Inductor's GELU kernels
+// on mlp_gelu_ln), rows up to 128 KiB read again after their reduction from
+// the cache, and cuDNN attention's rates by sequence length and head size
+// (attention_rate.h). a100 was not measured and runs at its peaks;
+// one measured preset, what an H200 achieved (docs/predictions.md):
 //   h200-measured  4.2e12 B/s (a 3.3 GB copy), 616e12 FLOP/s (a bf16 matmul
 //                  of linear_ce's logits shape), 300e12 FLOP/s fp32 (TF32)
 // or "<bytes-per-second>[:<flops-per-second>]" ("2e12", "2e12:400e12"); a bare

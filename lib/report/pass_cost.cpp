@@ -26,6 +26,16 @@ bool is_indexing(const Node& n) {
   return std::find(std::begin(kIndexingOps), std::end(kIndexingOps), n.packet) != std::end(kIndexingOps);
 }
 
+// Convolutions (the overload packets runtime_estimate.h counts FLOPs for),
+// which run at Device::conv_efficiency rather than the matmul efficiency.
+constexpr std::string_view kConvolutionOps[] = {
+    "aten.convolution", "aten._convolution", "aten.cudnn_convolution", "aten.convolution_backward",
+};
+
+bool is_convolution(const Node& n) {
+  return std::find(std::begin(kConvolutionOps), std::end(kConvolutionOps), n.packet) != std::end(kConvolutionOps);
+}
+
 uint64_t scaled(uint64_t a, uint64_t num, uint64_t den) {
   if (den == 0) return 0;
   const unsigned __int128 p = static_cast<unsigned __int128>(a) * num;
@@ -220,9 +230,11 @@ class PassCoster {
         flop_s = *attention;
       } else {
         static const uint8_t kFloat32 = dtype_code("float32");  // the name as written, not "torch.float32"
-        const bool fp32 = g_[roots.front()].dtype == kFloat32;
+        const Node& op = g_[roots.front()];
+        const bool fp32 = op.dtype == kFloat32;
+        const double efficiency = is_convolution(op) ? device_.conv_efficiency : device_.matmul_efficiency;
         flop_s = static_cast<double>(ke.flops) / ((fp32 ? device_.fp32_flops_per_second : device_.flops_per_second) *
-                                                  (derate ? device_.matmul_efficiency : 1.0));
+                                                  (derate ? efficiency : 1.0));
       }
     }
     ke.seconds = std::max(mem_s, flop_s);

@@ -207,12 +207,13 @@ def _llama_step(m, input_ids, labels):
     return m(input_ids=input_ids, labels=labels).loss
 
 
-def llama_workload(name, d, intermediate, layers, heads, b, t, batches=4):
-    """A transformers Llama (vocab 32000, SDPA, bf16) trained on random tokens."""
+def llama_workload(name, d, intermediate, layers, heads, b, t, batches=4, kv_heads=None):
+    """A transformers Llama (vocab 32000, SDPA, bf16) trained on random tokens;
+    kv_heads < heads gives grouped-query attention."""
     from transformers import LlamaConfig, LlamaForCausalLM
     torch.manual_seed(0)
     config = LlamaConfig(vocab_size=32000, hidden_size=d, intermediate_size=intermediate,
-                         num_hidden_layers=layers, num_attention_heads=heads, num_key_value_heads=heads,
+                         num_hidden_layers=layers, num_attention_heads=heads, num_key_value_heads=kv_heads or heads,
                          max_position_embeddings=max(1024, t))
     config._attn_implementation = "sdpa"
     m = LlamaForCausalLM(config).cuda().to(torch.bfloat16).train()
@@ -295,6 +296,103 @@ def vit_b16_bf16(b=32):
     x = torch.randn(b, 3, 224, 224, device="cuda", dtype=torch.bfloat16, generator=_gen(11))
     y = torch.randint(0, 1000, (b,), device="cuda", generator=_gen(12))
     return Workload("vit_b16", _ce_step, {"m": m}, lambda i: (m, x, y))
+
+
+# --- model families for docs/prediction_accuracy.md ------------------------
+
+def _channels_last_classifier(name, build, b, dtype, seed):
+    """A torchvision classifier in `dtype`, weights and input channels-last,
+    train mode, 224 x 224 images, 1000 classes."""
+    torch.manual_seed(0)
+    m = build().cuda().to(dtype=dtype, memory_format=torch.channels_last).train()
+    x = torch.randn(b, 3, 224, 224, device="cuda", dtype=dtype, generator=_gen(seed))
+    x = x.contiguous(memory_format=torch.channels_last)
+    y = torch.randint(0, 1000, (b,), device="cuda", generator=_gen(seed + 1))
+    return Workload(name, _ce_step, {"m": m}, lambda i: (m, x, y))
+
+
+def resnet50_fp32_cl(b=64):
+    """torchvision resnet50, fp32 (TF32 convolutions and matmuls), channels-last, B=64."""
+    import torchvision
+    return _channels_last_classifier("resnet50_fp32_cl", torchvision.models.resnet50, b, torch.float32, 41)
+
+
+def resnet50_bf16_cl(b=64):
+    """torchvision resnet50, bf16, channels-last, B=64."""
+    import torchvision
+    return _channels_last_classifier("resnet50_bf16_cl", torchvision.models.resnet50, b, torch.bfloat16, 41)
+
+
+def convnext_tiny_bf16_cl(b=64):
+    """torchvision convnext_tiny, bf16, channels-last, B=64; stochastic depth
+    off (it draws random numbers, which no partition may recompute)."""
+    import torchvision
+    return _channels_last_classifier("convnext_tiny_bf16_cl",
+                                     functools.partial(torchvision.models.convnext_tiny, stochastic_depth_prob=0.0),
+                                     b, torch.bfloat16, 43)
+
+
+def llama_gqa(b=8, t=1024, batches=4):
+    """transformers Llama, d=1024, 6 layers, 16 query heads sharing 4 key/value heads, bf16."""
+    return llama_workload("llama_gqa", d=1024, intermediate=2816, layers=6, heads=16, kv_heads=4, b=b, t=t,
+                          batches=batches)
+
+
+class TopTwoMoE(nn.Module):
+    """A pre-LayerNorm residual mixture-of-experts MLP: a router picks two of
+    `experts` SiLU MLPs per token; tokens go to their experts' rows of a
+    fixed-capacity buffer (GShard-style, capacity_factor x 2 x tokens /
+    experts rows each; a token past its expert's capacity is dropped), so
+    every shape is static and the step compiles to one graph."""
+
+    def __init__(self, d, hidden, experts, capacity_factor=1.25):
+        super().__init__()
+        self.ln = nn.LayerNorm(d)
+        self.router = nn.Linear(d, experts, bias=False)
+        self.w1 = nn.Parameter(torch.randn(experts, d, hidden) * d ** -0.5)
+        self.w2 = nn.Parameter(torch.randn(experts, hidden, d) * hidden ** -0.5)
+        self.capacity_factor = capacity_factor
+
+    def forward(self, x):
+        t, d = x.shape
+        e = self.w1.shape[0]
+        cap = int(self.capacity_factor * 2 * t / e)
+        h = self.ln(x)
+        gate, expert = self.router(h).float().softmax(-1).topk(2, dim=-1)
+        gate = (gate / gate.sum(-1, keepdim=True)).to(x.dtype).t().reshape(-1, 1)  # first choices first
+        expert = expert.t().reshape(-1)
+        pos = (F.one_hot(expert, e).cumsum(0) - 1).gather(1, expert.view(-1, 1)).view(-1)
+        slot = torch.where(pos < cap, expert * cap + pos, e * cap)  # past capacity: a discarded row
+        buf = h.new_zeros(e * cap + 1, d).index_add(0, slot, h.repeat(2, 1))
+        y = torch.bmm(F.silu(torch.bmm(buf[:-1].view(e, cap, d), self.w1)), self.w2)
+        y = torch.cat([y.reshape(e * cap, d), y.new_zeros(1, d)])
+        return x + (y[slot] * gate).view(2, t, d).sum(0)
+
+
+class MoENet(nn.Module):
+    def __init__(self, d, hidden, experts, layers, classes=1000):
+        super().__init__()
+        self.blocks = nn.ModuleList(TopTwoMoE(d, hidden, experts) for _ in range(layers))
+        self.ln_f, self.head = nn.LayerNorm(d), nn.Linear(d, classes)
+
+    def forward(self, x):
+        for b in self.blocks:
+            x = b(x)
+        return self.head(self.ln_f(x))
+
+
+def moe_top2(tokens=16384, d=1024, hidden=2048, experts=8, layers=4):
+    """MoENet: 4 top-2 MoE blocks of 8 experts (1024 -> 2048 -> 1024), 16384 tokens, bf16."""
+    torch.manual_seed(0)
+    m = MoENet(d, hidden, experts, layers).cuda().to(torch.bfloat16)
+    x = torch.randn(tokens, d, device="cuda", dtype=torch.bfloat16, generator=_gen(45))
+    y = torch.randint(0, 1000, (tokens,), device="cuda", generator=_gen(46))
+    return Workload("moe_top2", _ce_step, {"m": m}, lambda i: (m, x, y))
+
+
+FAMILY_MODELS = {"resnet50_fp32_cl": resnet50_fp32_cl, "resnet50_bf16_cl": resnet50_bf16_cl,
+                 "convnext_tiny_bf16_cl": convnext_tiny_bf16_cl, "vit_b16": vit_b16_bf16,
+                 "llama_gqa": llama_gqa, "moe_top2": moe_top2}
 
 
 CORPUS_MODELS = {"linear_ce": linear_ce, "mlp_dynamic": mlp_dynamic, "sac_mlp": sac_mlp,

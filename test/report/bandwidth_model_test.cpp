@@ -82,6 +82,37 @@ TEST_CASE("a device's measured efficiencies scale its peaks unless apply_device_
   CHECK(pt::estimate_pass(g, pass, g.outputs, ops, slow_matmul, peaks).seconds == doctest::Approx(1024 / 1e3));
 }
 
+TEST_CASE("a convolution runs at the device's convolution efficiency, a matmul at its matmul efficiency") {
+  // x [2,6,10,10] * w [4,3,3,3], groups 2 -> [2,4,8,8]: 27648 FLOPs (runtime_estimate_test.cpp).
+  const std::string conv_args =
+      R"(args { none: true } args { list { items { int: 1 } items { int: 1 } } }
+         args { list { items { int: 0 } items { int: 0 } } } args { list { items { int: 1 } items { int: 1 } } }
+         args { bool: false } args { list { items { int: 0 } items { int: 0 } } } args { int: 2 })";
+  GraphBuilder b;
+  b.input("x", {2, 6, 10, 10});
+  b.input("w", {4, 3, 3, 3});
+  b.op("conv", "aten.convolution.default", {"x", "w"}, {2, 4, 8, 8}, "float32", {}, conv_args);
+  b.input("a", {8, 16});
+  b.input("m", {16, 4});
+  b.op("mm", "aten.mm.default", {"a", "m"}, {8, 4});
+  const Graph g = b.build({"conv", "mm"});
+  const pt::Subgraph pass = pt::test::whole_pass(g);
+  const auto ops = pt::OpClasses::pytorch_defaults();
+  // Memory is free here: each kernel's time is its FLOPs over the float32
+  // rate (1e3) times its efficiency.
+  pt::Device d{"f", 1e18, 2e3, 1e3, 1, 0.5};
+  d.conv_efficiency = 0.25;
+  const PassEstimate p = pt::estimate_pass(g, pass, g.outputs, ops, d);
+  REQUIRE(p.kernels.size() == 2);
+  CHECK(p.kernels[0].flops == 27648);
+  CHECK(p.kernels[0].seconds == doctest::Approx(27648 / 250.0));
+  CHECK(p.kernels[1].flops == 1024);
+  CHECK(p.kernels[1].seconds == doctest::Approx(1024 / 500.0));
+  BandwidthOptions peaks;
+  peaks.apply_device_efficiency = false;
+  CHECK(pt::estimate_pass(g, pass, g.outputs, ops, d, peaks).kernels[0].seconds == doctest::Approx(27648 / 1e3));
+}
+
 TEST_CASE("a compute-intensive op is a kernel of its own; its fused input is stored") {
   GraphBuilder b;
   b.input("a", {8, 16});
