@@ -101,7 +101,7 @@ std::vector<std::string> sweep_values_from_range(const std::string& range) {
 
 SweepRow sweep_row(const Graph& g, const PartitionResult& r, const Settings& s, const Device& device,
                    const BandwidthOptions& o, unsigned threads) {
-  return row_for(g, r, s, device, o, threads);
+  return row_for(g, r, s, device, o, threads, 0);
 }
 
 SweepResult run_sweep(const Graph& joint, const Settings& base, const std::string& key,
