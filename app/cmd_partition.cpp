@@ -11,10 +11,8 @@
 
 #include "cli_common.h"
 #include "cmd_partition.h"
-#include "malloc_tuning.h"
 #include "graph/graph_io.h"
 #include "graph/output_batch.h"
-#include "partition/partition_bytes.h"
 #include "partition/partition_message.h"
 #include "pipeline/pipeline.h"
 #include "report/human_units.h"
@@ -26,13 +24,10 @@
 namespace pt::app {
 
 int run_main_command(const MainOptions& o) {
-  std::error_code size_error;
-  const uintmax_t input_bytes = std::filesystem::file_size(o.input, size_error);
-  spdlog::debug("malloc arenas: {}", share_main_arena(size_error ? 0 : input_bytes));
   LoadedGraph loaded = load_graph_file(o.input, o.input_format, o.limits);
   spdlog::info("loaded {}: {} nodes", o.input, loaded.graph.size());
   const JointSummary joint(loaded.graph);
-  Partitioned p = partition_joint_releasing(loaded.graph, o.settings, o.limits.threads);
+  Partitioned p = partition_joint_releasing(loaded.graph, o.settings);
   const Graph& g = p.prepared.graph;
   const Extraction& e = p.result.extraction;
   spdlog::info("saved {} values, recomputed {} ops, cut value {}", e.fw_saved_outputs().size(),
@@ -43,35 +38,28 @@ int run_main_command(const MainOptions& o) {
   StageTimer timer;
   // Nothing below reads the flow network's arcs or weights (the report
   // reads its bans and counts): free them before the outputs and the report
-  // allocate (~0.1 GB at 10^6 nodes), which reuse those pages. The counting
-  // is timed with the next stage. (Handing the freed pages back to the
-  // kernel here, malloc_trim, kept the 10^6 peak at 538 MiB instead of
-  // 576, whatever glibc's layout, but the report then faulted them in
-  // again 4 KiB at a time: report stage 639 vs 554 ms, whole run 1.86 vs
-  // 1.72 s, 16 alternating runs; docs/performance.md "Session 25".)
+  // allocate (~0.1 GB at 10^6 nodes), which reuse that memory.
   p.result.solution.network.release_arcs();
 
   // Each output goes to its temporary as soon as it exists, so the
   // partition's bytes are freed before the report is built, and the JSON
   // report streams into its file; all are renamed into place together.
-  OutputBatch outputs(o.limits.threads);
+  OutputBatch outputs;
   if (!o.output.empty()) {
     if (*o.output_format == Format::Binary) {
-      // The joint graph's nodes serialized in place and streamed to the file:
-      // no message copy, no string of the whole partition.
       outputs.add(o.output, [&](std::ostream& out) {
-        write_partition_bytes(out, g, p.result.classification, e, o.settings);
+        write_partition_binary(out, g, p.result.classification, e, o.settings);
       });
     } else {
-      outputs.add(o.output, serialize_message(partition_message(g, p.result.classification, e, o.settings),
-                                              *o.output_format));
+      const auto partition = partition_message(g, p.result.classification, e, o.settings);
+      outputs.add(o.output, serialize_message(*partition, *o.output_format));
     }
     timer.mark("write", timings);
   }
   std::string text_report, json_report, md_report;
   std::optional<ReportModel> model;
   if (o.report || !o.report_json.empty() || !o.report_md.empty()) {
-    model = build_report({joint, p, o.settings, o.device, o.bandwidth, {}, o.limits.threads});
+    model = build_report({joint, p, o.settings, o.device, o.bandwidth, {}});
     // "report" times the model (bandwidth model, peak memory); the reports
     // then carry every stage's timing but their own formatting.
     timer.mark("report", timings);

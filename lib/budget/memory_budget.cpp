@@ -39,7 +39,7 @@ std::vector<int64_t> storages(const Graph& g, const OpClasses& ops) {
 double effective_budget(const Graph& g, const Settings& s) {
   for (NodeId id = 0; id < g.size(); ++id) {
     if (!g[id].has_memory_budget) continue;  // the record is read only where it has one
-    const NodeView pn = g.record(id);
+    const proto::Node& pn = g.record(id);
     {
       const double b = pn.memory_budget();
       if (!(b >= 0 && b <= 1)) {

@@ -113,7 +113,6 @@ struct ReportInputs {
   Device device;
   BandwidthOptions bandwidth_options;
   std::vector<StageTiming> timings;
-  unsigned threads = 0;  // estimate_bandwidth's: 0 = a second thread on large graphs
 };
 
 ReportModel build_report(const ReportInputs& in);
