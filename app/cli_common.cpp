@@ -19,22 +19,13 @@ Format resolve_format(const std::string& path, const std::optional<std::string>&
 Graph load_graph(const std::string& path, const std::optional<std::string>& format_name,
                  const ValidateOptions& limits) {
   const Format format = resolve_format(path, format_name);
-  return validate(read_graph_records(path, format, limits.threads), path, limits);
+  return validate(read_graph(path, format), path, limits);
 }
 
 void add_load_options(CLI::App& app, ValidateOptions& limits) {
   app.add_option("--max-nodes", limits.max_nodes,
                  "Reject graphs with more nodes than this (default " + std::to_string(limits.max_nodes) + ")")
       ->check(CLI::PositiveNumber)
-      ->type_name("N");
-  app.add_option("--threads", limits.threads,
-                 "Threads for large graphs: reading the file (from 32 MiB), parsing (from ~50,000 nodes), "
-                 "validation, preparation (CSE, the derived graph), the min cut's components, extraction and the "
-                 "report's bandwidth model (from 60,000 nodes) split their work, a second thread clears memory "
-                 "ahead while CSE and the cut's contraction run (from ~130,000 nodes), and a streamed output's "
-                 "file writes "
-                 "(-o .pb, --report-json; from 1 MiB) run beside its rendering; "
-                 "0 = every core (default), 1 = this thread only. Results do not depend on it")
       ->type_name("N");
 }
 

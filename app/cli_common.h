@@ -29,7 +29,7 @@ Format resolve_format(const std::string& path, const std::optional<std::string>&
 Graph load_graph(const std::string& path, const std::optional<std::string>& format_name,
                  const ValidateOptions& limits = {});
 
-// Declares --max-nodes N and --threads N (limits.max_nodes, limits.threads) on a
+// Declares --max-nodes N (limits.max_nodes) on a
 // command that loads graphs.
 void add_load_options(CLI::App& app, ValidateOptions& limits);
 

@@ -27,7 +27,7 @@ struct DotOptions {
 int run_dot(const DotOptions& o) {
   const Settings settings = o.settings.resolve();
   const LoadedGraph loaded = o.input.load();
-  const Partitioned p = partition_joint(loaded.graph, settings, o.input.limits.threads);
+  const Partitioned p = partition_joint(loaded.graph, settings);
   const DotSelection sel = select_dot_nodes(p.prepared.graph, o.around, o.depth, o.max_nodes);
   std::ostringstream dot;
   write_dot(dot, p.prepared.graph, p.result, sel);

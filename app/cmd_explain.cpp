@@ -25,7 +25,7 @@ struct ExplainOptions {
 int run_explain(const ExplainOptions& o) {
   const Settings settings = o.settings.resolve();
   const LoadedGraph loaded = o.input.load();
-  const Partitioned p = partition_joint(loaded.graph, settings, o.input.limits.threads);
+  const Partitioned p = partition_joint(loaded.graph, settings);
   const Explanation x = explain_node(loaded.graph, p, settings, o.node);
   if (o.json) write_explanation_json(std::cout, x);
   else write_explanation_text(std::cout, x);

@@ -40,9 +40,9 @@ int run_flow(const FlowOptions& o) {
   if (!o.config_path.empty()) apply_settings_file(o.config_path, settings);
   for (const auto& a : o.set_assignments) settings.set_assignment(a);
   const Graph joint = load_graph(o.input, o.input_format, o.limits);
-  const PrepareResult prepared = prepare(joint, settings, o.limits.threads);
+  const PrepareResult prepared = prepare(joint, settings);
   const Graph& g = prepared.graph;
-  const Classification c = classify(g, o.limits.threads);
+  const Classification c = classify(g);
   if (!c.any_required_bw()) {
     throw InputError(o.input + ": nothing reads a tangent, so no min cut is solved (PyTorch's default partition)");
   }

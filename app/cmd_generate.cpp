@@ -14,7 +14,6 @@
 #include "generate/transformer_graph.h"
 #include "graph/errors.h"
 #include "graph/graph_io.h"
-#include "graph/node_records.h"
 #include "graph/validate.h"
 
 namespace pt::app {
@@ -36,23 +35,8 @@ int run_generate(const GenerateOptions& o) {
     throw InputError(e.what());
   }
   const std::string name = message->name();
-  NodeId nodes = 0;
-  if (format == Format::Binary) {
-    // Validated from the bytes it writes, as a graph read from the file: the
-    // message is freed first (at 10^6 nodes validating the message kept it
-    // and a serialized copy of every node: 2.46 GB at the peak).
-    auto bytes = std::make_shared<const std::string>(serialize_message(*message, Format::Binary));
-    message.reset();
-    GraphRecords records;
-    if (!parse_graph_records(*bytes, bytes, 0, records)) {
-      throw std::logic_error("generate: the generated graph does not parse back");
-    }
-    nodes = validate(std::move(records), o.out).size();
-    write_file_atomically(o.out, *bytes);
-  } else {
-    nodes = validate(message, o.out).size();
-    write_message(o.out, format, *message);
-  }
+  const NodeId nodes = validate(message, o.out).size();
+  write_message(o.out, format, *message);
   std::cout << "wrote " << o.out << ": " << name << ", " << nodes << " nodes, " << o.spec.layers << " layers\n";
   return 0;
 }

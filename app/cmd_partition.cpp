@@ -11,10 +11,8 @@
 
 #include "cli_common.h"
 #include "cmd_partition.h"
-#include "malloc_tuning.h"
 #include "graph/graph_io.h"
 #include "graph/output_batch.h"
-#include "partition/partition_bytes.h"
 #include "partition/partition_message.h"
 #include "pipeline/pipeline.h"
 #include "report/explain.h"
@@ -30,17 +28,14 @@
 namespace pt::app {
 
 int run_main_command(const MainOptions& o) {
-  std::error_code size_error;
-  const uintmax_t input_bytes = std::filesystem::file_size(o.input, size_error);
-  spdlog::debug("malloc arenas: {}", share_main_arena(size_error ? 0 : input_bytes));
   LoadedGraph loaded = load_graph_file(o.input, o.input_format, o.limits);
   spdlog::info("loaded {}: {} nodes", o.input, loaded.graph.size());
   const JointSummary joint(loaded.graph);
-  Partitioned p = partition_joint_releasing(loaded.graph, o.settings, o.limits.threads);
+  Partitioned p = partition_joint_releasing(loaded.graph, o.settings);
   // Under memory_limit the planner replaces the default partition with the
   // fastest plan that fits (InfeasibleError, exit 3, when none does); the
   // report and the written partition then use that plan's settings.
-  const LimitedPlan limited = apply_memory_limit(p, o.settings, o.device, o.bandwidth, o.limits.threads);
+  const LimitedPlan limited = apply_memory_limit(p, o.settings, o.device, o.bandwidth);
   const Settings& settings = limited.settings;
   const std::optional<MemoryPlan>& plan = limited.plan;
   if (plan) {
@@ -57,28 +52,21 @@ int run_main_command(const MainOptions& o) {
   StageTimer timer;
   // Nothing below reads the flow network's arcs or weights (the report
   // reads its bans and counts): free them before the outputs and the report
-  // allocate (~0.1 GB at 10^6 nodes), which reuse those pages. The counting
-  // is timed with the next stage. (Handing the freed pages back to the
-  // kernel here, malloc_trim, kept the 10^6 peak at 538 MiB instead of
-  // 576, whatever glibc's layout, but the report then faulted them in
-  // again 4 KiB at a time: report stage 639 vs 554 ms, whole run 1.86 vs
-  // 1.72 s, 16 alternating runs; docs/performance.md "Session 25".)
+  // allocate (~0.1 GB at 10^6 nodes), which reuse that memory.
   p.result.solution.network.release_arcs();
 
   // Each output goes to its temporary as soon as it exists, so the
   // partition's bytes are freed before the report is built, and the JSON
   // report streams into its file; all are renamed into place together.
-  OutputBatch outputs(o.limits.threads);
+  OutputBatch outputs;
   if (!o.output.empty()) {
     if (*o.output_format == Format::Binary) {
-      // The joint graph's nodes serialized in place and streamed to the file:
-      // no message copy, no string of the whole partition.
       outputs.add(o.output, [&](std::ostream& out) {
-        write_partition_bytes(out, g, p.result.classification, e, settings);
+        write_partition_binary(out, g, p.result.classification, e, settings);
       });
     } else {
-      outputs.add(o.output, serialize_message(partition_message(g, p.result.classification, e, settings),
-                                              *o.output_format));
+      const auto partition = partition_message(g, p.result.classification, e, settings);
+      outputs.add(o.output, serialize_message(*partition, *o.output_format));
     }
     timer.mark("write", timings);
   }
@@ -86,7 +74,7 @@ int run_main_command(const MainOptions& o) {
   std::optional<ReportModel> model;
   const bool memory_plot = !o.plot_memory.empty() || !o.report_html.empty();
   if (o.report || !o.report_json.empty() || !o.report_md.empty() || memory_plot) {
-    model = build_report({joint, p, settings, o.device, o.bandwidth, {}, o.limits.threads, memory_plot});
+    model = build_report({joint, p, settings, o.device, o.bandwidth, {}, memory_plot});
     // "report" times the model (bandwidth model, peak memory); the reports
     // then carry every stage's timing but their own formatting.
     timer.mark("report", timings);

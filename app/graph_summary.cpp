@@ -87,7 +87,7 @@ std::vector<TensorRow> largest_tensors(const Graph& g, size_t top, int64_t* coun
                     });
   std::vector<TensorRow> rows;
   for (size_t k = 0; k < shown; ++k) {
-    const NodeView pn = g.record(ids[k]);
+    const proto::Node& pn = g.record(ids[k]);
     const auto& t = pn.val().tensor();
     rows.push_back({std::string(pn.name()), {t.shape().begin(), t.shape().end()}, std::string(t.dtype()),
                     g[ids[k]].size_bytes, std::string(pn.module_path())});

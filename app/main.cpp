@@ -16,8 +16,6 @@
 #include "cmd_partition.h"
 #include "commands.h"
 #include "graph/errors.h"
-#include "malloc_tuning.h"
-#include "prefault_text.h"
 
 #ifndef PT_VERSION
 #define PT_VERSION "unknown"
@@ -169,8 +167,6 @@ int main(int argc, char** argv) {
   const int verbose = root_flags.verbose + (chosen ? chosen->flags.verbose : 0);
   const bool quiet = root_flags.quiet || (chosen && chosen->flags.quiet);
   spdlog::set_level(log_level(verbose, quiet));
-  spdlog::debug("heap tuning: {}", pt::app::malloc_tuning_state());
-  spdlog::debug("text prefault: {}", pt::app::prefault_text_state());
 
   if (chosen) return run(chosen->action);
   return run([&main_options] {

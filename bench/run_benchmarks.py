@@ -123,17 +123,11 @@ def report_facts(path):
 
 def protobuf_parse_seconds(bench, graphs):
     """Median seconds protobuf takes to parse each .pb (pt_bench's
-    ProtobufParse: graph_io's read_graph, on every core, in a process of its
-    own), keyed by path; {} without pt_bench. It runs with the heap settings
-    the tool gives itself (app/malloc_tuning.cpp): large blocks from the heap,
-    kept between iterations, and for files of 8 MiB or more glibc's
-    huge-page heap. So it times a warm parse, on memory already faulted in:
-    the lower bound of reading the input, where the tool's one run pays the
-    first touch of its memory. (Left to glibc's defaults, each iteration's
-    arena came from fresh pages or not depending on what the process had
-    freed before: gpt2_124m's parse measured 1.2 ms in one build of
-    pt_bench and 7 ms in the next, and 10^6 nodes 2.3 s where the warm
-    parse takes 0.3 s: page faults.)"""
+    ProtobufParse: graph_io's read_graph, in a process of its
+    own), keyed by path; {} without pt_bench. Iterations after the first
+    reuse memory the process already touched: a warm parse, the lower bound
+    of reading the input, where the tool's one run pays the first touch of
+    its memory."""
     if not bench or not os.path.exists(bench):
         return {}
     out = {}
@@ -143,11 +137,6 @@ def protobuf_parse_seconds(bench, graphs):
         env = dict(os.environ)
         if not graph.startswith("test/corpus/"):  # pt_bench registers the corpus itself
             env["PT_BENCH_GRAPHS"] = path
-        tunables = "glibc.malloc.mmap_threshold=33554432:glibc.malloc.top_pad=67108864:" \
-                   "glibc.malloc.trim_threshold=134217728"
-        if os.path.getsize(path) >= 8 << 20:
-            tunables = "glibc.malloc.hugetlb=1:" + tunables + ":glibc.malloc.mmap_max=0"
-        env["GLIBC_TUNABLES"] = tunables
         run = subprocess.run([bench, "--benchmark_filter=^ProtobufParse/%s/" % name, "--benchmark_format=json",
                               "--benchmark_repetitions=3", "--benchmark_report_aggregates_only=true"],
                              capture_output=True, text=True, cwd=ROOT, env=env)

@@ -5,7 +5,6 @@
 #include "analysis/subgraph.h"
 #include "graph/errors.h"
 #include "graph/printable.h"
-#include "graph/side_by_side.h"
 
 namespace pt {
 
@@ -71,7 +70,7 @@ void forward_part(const Graph& g, Classification& c) {
 
 }  // namespace
 
-Classification classify(const Graph& g, unsigned threads) {
+Classification classify(const Graph& g) {
   const NodeId count = g.size();
   Classification c;
   // Every array is allocated here, on the thread that keeps them (glibc
@@ -84,9 +83,8 @@ Classification classify(const Graph& g, unsigned threads) {
     if (static_cast<int64_t>(k) < g.num_fwd_outputs) c.fwd_outputs.push_back(g.outputs[k]);
     else c.bwd_outputs.push_back(g.outputs[k]);
   }
-  // The two parts write disjoint fields. At 10^6 nodes: 59-63 -> 47 ms
-  // (warm, in one process).
-  run_side_by_side(split_in_two(threads, count), [&] { backward_part(g, c); }, [&] { forward_part(g, c); });
+  backward_part(g, c);
+  forward_part(g, c);
   return c;
 }
 

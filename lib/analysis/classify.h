@@ -26,8 +26,6 @@ struct Classification {
   bool any_required_bw() const;
 };
 
-// `threads` (--threads): on large graphs the tangent closure and the
-// forward's part run side by side; the result does not depend on it.
-Classification classify(const Graph& g, unsigned threads = 1);
+Classification classify(const Graph& g);
 
 }  // namespace pt

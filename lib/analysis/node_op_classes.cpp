@@ -5,7 +5,6 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "graph/side_by_side.h"
 
 namespace pt {
 
@@ -69,11 +68,10 @@ class PacketMemo {
 
 }  // namespace
 
-NodeOpClasses::NodeOpClasses(const Graph& g, const OpClasses& ops, unsigned threads)
+NodeOpClasses::NodeOpClasses(const Graph& g, const OpClasses& ops)
     : bits_(static_cast<size_t>(g.size()), 0) {
-  auto look_up = [&](NodeId from, NodeId to) {
-    PacketMemo memo(static_cast<size_t>(to - from));
-    for (NodeId id = from; id < to; ++id) {
+  PacketMemo memo(static_cast<size_t>(g.size()));
+  for (NodeId id = 0; id < g.size(); ++id) {
       const Node& n = g[id];
       bits_[static_cast<size_t>(id)] = memo.get(n.packet, [&](std::string_view) {
         uint8_t bits = 0;
@@ -85,14 +83,7 @@ NodeOpClasses::NodeOpClasses(const Graph& g, const OpClasses& ops, unsigned thre
         if (n.packet == "aten.cat") bits |= kCat;
         return bits;
       });
-    }
-  };
-  // Each half with a memo of its own (a few kilobytes); the bits are one
-  // byte a node, so the halves never share a write. At 10^6 nodes: 21-22 ->
-  // 14-16 ms (warm).
-  const bool parallel = split_in_two(threads, g.size());
-  const NodeId half = parallel ? g.size() / 2 : g.size();
-  run_side_by_side(parallel, [&] { look_up(half, g.size()); }, [&] { look_up(0, half); });
+  }
 }
 
 }  // namespace pt

@@ -18,9 +18,7 @@ namespace pt {
 
 class NodeOpClasses {
  public:
-  // `threads` (--threads): large graphs look up each half of the nodes on a
-  // thread of its own; the result does not depend on it.
-  NodeOpClasses(const Graph& g, const OpClasses& ops, unsigned threads = 1);
+  NodeOpClasses(const Graph& g, const OpClasses& ops);
 
   bool is_view(NodeId id) const { return (bits_[static_cast<size_t>(id)] & kView) != 0; }
   bool is_fusible_op(NodeId id) const { return (bits_[static_cast<size_t>(id)] & kFusible) != 0; }

@@ -62,7 +62,7 @@ std::vector<NodeId> random_values_to_save(const Graph& g, const Classification& 
 double effective_budget(const Graph& g, const Settings& s) {
   for (NodeId id = 0; id < g.size(); ++id) {
     if (!g[id].has_memory_budget) continue;  // the record is read only where it has one
-    const NodeView pn = g.record(id);
+    const proto::Node& pn = g.record(id);
     {
       const double b = pn.memory_budget();
       if (!(b >= 0 && b <= 1)) {

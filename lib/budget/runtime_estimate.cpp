@@ -38,36 +38,36 @@ class ArgReader {
   }
 
   // The argument at schema position `index`, else the keyword `name`; null when absent.
-  std::optional<ArgView> arg(int index, std::string_view name) const {
-    if (index < pn_.args_size()) return pn_.args(index);
-    return pn_.kwarg(name);
+  const proto::Arg* arg(int index, std::string_view name) const {
+    if (index < pn_.args_size()) return &pn_.args(index);
+    return find_kwarg(pn_, name);
   }
 
   bool is_none(int index, std::string_view name) const {
-    const std::optional<ArgView> a = arg(index, name);
-    return !a || a->kind_case() == ArgView::kNone;
+    const proto::Arg* a = arg(index, name);
+    return !a || a->kind_case() == proto::Arg::kNone;
   }
 
   Shape tensor(int index, std::string_view name) const {
-    const std::optional<ArgView> a = arg(index, name);
-    if (!a || a->kind_case() != ArgView::kNode) fail("argument '" + std::string(name) + "' is not a node");
+    const proto::Arg* a = arg(index, name);
+    if (!a || a->kind_case() != proto::Arg::kNode) fail("argument '" + std::string(name) + "' is not a node");
     const NodeId src = resolve(a->node());
     if (src == kNoNode) fail("argument '" + std::string(name) + "' names unknown node '" + printable(a->node()) + "'");
-    const ValueView v = g_.record(src).val();
-    if (v.kind_case() != ValueView::kTensor) {
+    const proto::Value& v = g_.record(src).val();
+    if (v.kind_case() != proto::Value::kTensor) {
       fail("argument '" + std::string(name) + "' ('" + std::string(a->node()) + "') is not a tensor");
     }
-    const auto shape = v.tensor().shape();
+    const auto& shape = v.tensor().shape();
     return Shape(shape.begin(), shape.end());
   }
 
   // An int argument: a literal, or a symbolic int node at its hint.
   int64_t integer(int index, std::string_view name) const {
-    const std::optional<ArgView> a = arg(index, name);
-    if (a && a->kind_case() == ArgView::kInt) return a->int_();
-    if (a && a->kind_case() == ArgView::kNode) {
+    const proto::Arg* a = arg(index, name);
+    if (a && a->kind_case() == proto::Arg::kInt) return a->int_();
+    if (a && a->kind_case() == proto::Arg::kNode) {
       const NodeId src = resolve(a->node());
-      if (src != kNoNode && g_.record(src).val().kind_case() == ValueView::kSym) {
+      if (src != kNoNode && g_.record(src).val().kind_case() == proto::Value::kSym) {
         return g_.record(src).val().sym().hint();
       }
     }
@@ -76,16 +76,16 @@ class ArgReader {
 
   // Python truthiness after estimate_runtime's materialization (a SymBool
   // becomes True, a SymInt its hint, a SymFloat 1.0); false when absent.
-  bool truthy(const std::optional<ArgView>& a, std::string_view name) const {
+  bool truthy(const proto::Arg* a, std::string_view name) const {
     if (!a) return false;
     switch (a->kind_case()) {
-      case ArgView::kBool: return a->bool_();
-      case ArgView::kInt: return a->int_() != 0;
-      case ArgView::kFloat: return a->float_() != 0;
-      case ArgView::kNone: return false;
-      case ArgView::kNode: {
+      case proto::Arg::kBool: return a->bool_();
+      case proto::Arg::kInt: return a->int_() != 0;
+      case proto::Arg::kFloat: return a->float_() != 0;
+      case proto::Arg::kNone: return false;
+      case proto::Arg::kNode: {
         const NodeId src = resolve(a->node());
-        if (src != kNoNode && g_.record(src).val().kind_case() == ValueView::kSym) {
+        if (src != kNoNode && g_.record(src).val().kind_case() == proto::Value::kSym) {
           const auto& sym = g_.record(src).val().sym();
           return sym.kind() == "int" ? sym.hint() != 0 : true;
         }
@@ -100,28 +100,28 @@ class ArgReader {
 
   // One entry of a list argument such as output_mask; false past its end.
   bool list_flag(int index, std::string_view name, int item) const {
-    const std::optional<ArgView> a = arg(index, name);
-    if (!a || a->kind_case() != ArgView::kList) fail("argument '" + std::string(name) + "' is not a list");
+    const proto::Arg* a = arg(index, name);
+    if (!a || a->kind_case() != proto::Arg::kList) fail("argument '" + std::string(name) + "' is not a list");
     if (item >= a->list().items_size()) return false;
-    return truthy(a->list().items(item), name);
+    return truthy(&a->list().items(item), name);
   }
 
   // The node's own output: its tensor, or item `item` of its tuple.
   std::optional<Shape> output(int item = -1) const {
-    ValueView v = pn_.val();
+    const proto::Value* v = &pn_.val();
     if (item >= 0) {
-      if (v.kind_case() != ValueView::kTuple || item >= v.tuple().items_size()) return std::nullopt;
-      v = v.tuple().items(item);
+      if (v->kind_case() != proto::Value::kTuple || item >= v->tuple().items_size()) return std::nullopt;
+      v = &v->tuple().items(item);
     }
-    if (v.kind_case() != ValueView::kTensor) return std::nullopt;
-    const auto shape = v.tensor().shape();
+    if (v->kind_case() != proto::Value::kTensor) return std::nullopt;
+    const auto& shape = v->tensor().shape();
     return Shape(shape.begin(), shape.end());
   }
 
  private:
   const Graph& g_;
   const NodeId id_;
-  const NodeView pn_;
+  const proto::Node& pn_;
 };
 
 // Schema positions of the fused attention kernels' nested-tensor arguments.

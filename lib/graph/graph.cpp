@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <stdexcept>
+#include <string>
 
 namespace pt {
 
@@ -50,14 +51,27 @@ UserLists::UserLists(const std::vector<Node>& nodes) {
 
 std::shared_ptr<proto::Graph> graph_message(const Graph& g) {
   auto out = new_arena_graph();
-  if (g.header) *out = *g.header;
-  out->mutable_nodes()->Reserve(g.size());
-  for (NodeId id = 0; id < g.size(); ++id) {
-    const std::string_view bytes = g.record_bytes(id);
-    if (!out->add_nodes()->ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
-      throw std::logic_error("graph_message: a stored record does not parse");
-    }
+  if (g.header) {
+    out->set_name(g.header->name());
+    out->set_num_fwd_outputs(g.header->num_fwd_outputs());
+    *out->mutable_static_lifetime_input_indices() = g.header->static_lifetime_input_indices();
+    *out->mutable_metadata() = g.header->metadata();
   }
+  out->mutable_nodes()->Reserve(g.size());
+  for (NodeId id = 0; id < g.size(); ++id) *out->add_nodes() = g.record(id);
+  return out;
+}
+
+const proto::Arg* find_kwarg(const proto::Node& node, std::string_view key) {
+  const auto it = node.kwargs().find(std::string(key));
+  return it == node.kwargs().end() ? nullptr : &it->second;
+}
+
+std::vector<std::pair<const std::string*, const proto::Arg*>> kwargs_by_key(const proto::Node& node) {
+  std::vector<std::pair<const std::string*, const proto::Arg*>> out;
+  out.reserve(node.kwargs().size());
+  for (const auto& [key, arg] : node.kwargs()) out.emplace_back(&key, &arg);
+  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return *a.first < *b.first; });
   return out;
 }
 

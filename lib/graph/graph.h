@@ -8,13 +8,12 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "graph/flags.h"
 #include "graph/name_index.h"
-#include "graph/node_records.h"
 #include "graph/node_refs.h"
-#include "graph/node_view.h"
 #include "graph/packet_pool.h"
 #include "graph/schema.h"
 
@@ -30,9 +29,9 @@ enum class PartitionerTag : uint8_t { None, IsForward, IsBackward, MustBeInForwa
 // What kind of graph input a placeholder is (docs/design.md section 2).
 enum class InputKind : uint8_t { NotInput, Primal, Tangent, FwdSeed, BwdSeed };
 
-// Node's text fields view the graph's node records (Graph::records and
-// overlay), which live as long as any Graph that shares them: no copies per
-// node, per graph.
+// Node's text fields view the strings of the graph's parsed message
+// (Graph::header and overlay), which lives as long as any Graph that shares
+// it: no copies per node, per graph.
 struct Node {
   // Fields ordered by size (no padding between the small ones): 10^6 nodes
   // live in one vector, 24 bytes a node less than in declaration order.
@@ -66,8 +65,8 @@ struct Node {
   // tensor, and a record would be decoded each time.
   int64_t storage = 0;
 
-  // Index into Graph::records; in a derived graph, -1 - k for overlay's
-  // record k (a rewritten copy). Read it through Graph::record.
+  // Index into Graph::header's nodes; in a derived graph, -1 - k for
+  // overlay's node k (a rewritten copy). Read it through Graph::record.
   int record_index = -1;
 
   OpKind op = OpKind::CallFunction;
@@ -95,8 +94,8 @@ struct Node {
   // decoding them).
   uint8_t dtype = 0;
 
-  // Field by field (text fields by content): tests and the fuzzers compare
-  // graphs built two ways (validate.cpp's ranges on several threads).
+  // Field by field (text fields by content): tests compare graphs built two
+  // ways (a derived graph and the same graph validated from a message).
   friend bool operator==(const Node&, const Node&) = default;
 };
 static_assert(sizeof(Node) == 128, "Node grew: see the note on its field order");
@@ -124,22 +123,22 @@ class UserLists {
 };
 
 struct Graph {
-  // The Graph's fields other than its nodes (name, num_fwd_outputs,
-  // static_lifetime_input_indices, metadata), for writing.
+  // The loaded message, on its arena (arena_graph.h): the Graph's fields and
+  // its nodes, which Node's text fields view and record() returns.
   std::shared_ptr<const proto::Graph> header;
-  std::shared_ptr<const NodeRecords> records;  // the loaded nodes, for names, args and writing
-  // A derived graph (the prepared graph) shares its source's records and
-  // keeps here only the nodes it changed (rewritten references, tags).
-  std::shared_ptr<const NodeRecords> overlay;
+  // A derived graph (the prepared graph) shares its source's message and
+  // keeps here, as the nodes of a message of its own, only the nodes it
+  // changed (rewritten references, tags).
+  std::shared_ptr<const proto::Graph> overlay;
   std::shared_ptr<const PacketPool> packets;    // the strings Node::packet views
   std::string source;                          // file label used in error messages
   std::vector<Node> nodes;                     // topological order; output node last
   std::vector<RefBlock> ref_blocks;            // the ids Node::inputs and positional_inputs view
   UserLists users;                             // distinct users of each node, graph order
-  // Node names to ids. Keys view the names in `records` (kept alive by this
+  // Node names to ids. Keys view the names in `header` (kept alive by this
   // graph). A derived graph keeps the same names, so it shares its source's
-  // index instead of building one (10^6 inserts, issue 7) and maps the
-  // index's ids through by_name_remap (kNoNode: removed); empty: no remap.
+  // index instead of building one and maps the index's ids through
+  // by_name_remap (kNoNode: removed); empty: no remap.
   std::shared_ptr<const NameIndex> by_name;
   std::vector<NodeId> by_name_remap;
   int64_t num_fwd_outputs = 0;
@@ -149,19 +148,25 @@ struct Graph {
 
   NodeId size() const { return static_cast<NodeId>(nodes.size()); }
   const Node& operator[](NodeId id) const { return nodes[static_cast<size_t>(id)]; }
-  std::string_view record_bytes(NodeId id) const {
-    const int k = nodes[id].record_index;
-    return k >= 0 ? records->bytes(static_cast<size_t>(k)) : overlay->bytes(static_cast<size_t>(-1 - k));
+  // Node `id` as loaded (or as rewritten by preparation): its args, kwargs,
+  // value, tags.
+  const proto::Node& record(NodeId id) const {
+    const int k = nodes[static_cast<size_t>(id)].record_index;
+    return k >= 0 ? header->nodes(k) : overlay->nodes(-1 - k);
   }
-  // Node `id` as serialized: its args, kwargs, value, tags (node_view.h).
-  NodeView record(NodeId id) const { return NodeView(record_bytes(id)); }
   NodeId find(std::string_view name) const;
   NodeId output_node() const { return size() - 1; }
 };
 
-// The graph as one message: its header's fields and its nodes' records, in
-// node order (convert, and writers of whole graphs).
+// The graph as one message: its header's fields other than nodes, and its
+// nodes' records in node order (convert, and writers of whole graphs).
 std::shared_ptr<proto::Graph> graph_message(const Graph& g);
+
+// The value of kwarg `key` of `node`, or null when it has none.
+const proto::Arg* find_kwarg(const proto::Node& node, std::string_view key);
+// A node's kwargs sorted by key: protobuf's map iterates in no defined
+// order, and node references are read in pytree-leaf order (kwargs by key).
+std::vector<std::pair<const std::string*, const proto::Arg*>> kwargs_by_key(const proto::Node& node);
 
 // The overload packet of a target: "aten.add.Tensor" -> "aten.add". Python
 // callables ("operator.getitem", "torch.sym_float") are their own packet.

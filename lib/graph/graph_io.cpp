@@ -1,7 +1,6 @@
 #include "graph/graph_io.h"
 #include "graph/output_batch.h"
 
-#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -24,8 +23,7 @@
 
 #include "graph/arena_graph.h"
 #include "graph/errors.h"
-#include "graph/parallel_parse.h"
-#include "graph/side_by_side.h"
+#include "graph/utf8_check.h"
 
 namespace pt {
 
@@ -61,36 +59,17 @@ struct FileBytes {
 };
 
 // Reads [0, size) of a regular file into `buffer`; returns the bytes read
-// (fewer when the file shrank meanwhile). Files of kParallelReadBytes or more
-// are read in one part per thread (up to `threads`): copying a 10^6-node
-// graph's 169 MB out of the page cache faults in every page of the buffer,
-// 0.3 s of CPU on one core. Each part is read with pread, so the parts share
-// no file offset.
-constexpr size_t kParallelReadBytes = size_t{32} << 20;
-
-size_t read_part(int fd, char* buffer, size_t begin, size_t end) {
-  size_t at = begin;
-  while (at < end) {
-    const ssize_t n = pread(fd, buffer + at, end - at, static_cast<off_t>(at));
+// (fewer when the file shrank meanwhile).
+size_t read_regular(int fd, const std::string& path, char* buffer, size_t size) {
+  size_t at = 0;
+  while (at < size) {
+    const ssize_t n = read(fd, buffer + at, size - at);
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return static_cast<size_t>(-1);
+    if (n < 0) throw InputError(path + ": read error: " + std::strerror(errno));
     if (n == 0) break;  // the file shrank
     at += static_cast<size_t>(n);
   }
   return at;
-}
-
-size_t read_regular(int fd, const std::string& path, char* buffer, size_t size, unsigned threads) {
-  const size_t parts = size < kParallelReadBytes ? 1 : std::clamp<size_t>(threads, 1, 8);
-  std::vector<size_t> ends(parts);
-  run_parts(parts, [&](size_t k) { ends[k] = read_part(fd, buffer, size * k / parts, size * (k + 1) / parts); });
-  // The bytes up to the first part that came back short (a file that shrank
-  // while read: its tail is not contiguous with what follows).
-  for (size_t k = 0; k < parts; ++k) {
-    if (ends[k] == static_cast<size_t>(-1)) throw InputError(path + ": read error: " + std::strerror(EIO));
-    if (ends[k] < size * (k + 1) / parts) return ends[k];
-  }
-  return size;
 }
 
 // Closes a descriptor when the read ends, thrown or not.
@@ -99,7 +78,7 @@ struct FdCloser {
   ~FdCloser() { close(fd); }
 };
 
-FileBytes read_file(const std::string& path, unsigned threads) {
+FileBytes read_file(const std::string& path) {
   const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) throw InputError(path + ": cannot open: " + std::strerror(errno));
   const FdCloser closer{fd};
@@ -116,7 +95,7 @@ FileBytes read_file(const std::string& path, unsigned threads) {
                        std::to_string(kMaxInputBytes) + "-byte limit of protobuf parsing (2 GiB)");
     }
     out.buffer = std::make_unique_for_overwrite<char[]>(size);
-    out.size = read_regular(fd, path, out.buffer.get(), size, threads);
+    out.size = read_regular(fd, path, out.buffer.get(), size);
     return out;
   }
   // Anything else (a pipe): read to its end.
@@ -171,7 +150,7 @@ std::string_view format_name(Format f) {
 }
 
 void read_message(const std::string& path, Format format, google::protobuf::Message* msg) {
-  parse_message(read_file(path, 1).view(), format, path, msg);
+  parse_message(read_file(path).view(), format, path, msg);
 }
 
 namespace {
@@ -226,34 +205,17 @@ void parse_message(std::string_view data, Format format, const std::string& path
   }
 }
 
-std::shared_ptr<proto::Graph> read_graph(const std::string& path, Format format, unsigned threads) {
-  auto graph = new_arena_graph();
-  if (format != Format::Binary) {
-    read_message(path, format, graph.get());
-    return graph;
-  }
-  const FileBytes bytes = read_file(path, thread_count(threads));
-  const std::string_view data = bytes.view();
-  check_parse_size(data, path);
-  // Node records parse on every core (parallel_parse.h); the message is the
-  // one parse_message builds.
-  if (!parse_graph_binary(data, graph.get(), thread_count(threads))) {
-    throw_invalid_binary(path, *graph);
-  }
-  return graph;
+std::shared_ptr<proto::Graph> read_graph(const std::string& path, Format format) {
+  return parse_graph(read_file(path).view(), format, path);
 }
 
-GraphRecords read_graph_records(const std::string& path, Format format, unsigned threads) {
-  if (format != Format::Binary) return records_of(*read_graph(path, format, threads), path);
-  auto bytes = std::make_shared<FileBytes>(read_file(path, thread_count(threads)));
-  const std::string_view data = bytes->view();
-  check_parse_size(data, path);
-  GraphRecords out;
-  if (!parse_graph_records(data, bytes, thread_count(threads), out)) {
-    throw InputError(path + ": not a valid binary protobuf " + proto::Graph::descriptor()->full_name() +
-                     " (truncated, corrupt, or nested too deeply)");
-  }
-  return out;
+std::shared_ptr<proto::Graph> parse_graph(std::string_view data, Format format, const std::string& path) {
+  auto graph = new_arena_graph();
+  parse_message(data, format, path, graph.get());
+  // The binary parser refuses strings that are not UTF-8; the text and
+  // JSON parsers let some through.
+  if (format != Format::Binary) check_utf8_strings(*graph, path);
+  return graph;
 }
 
 namespace {

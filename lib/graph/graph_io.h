@@ -12,7 +12,6 @@
 
 #include <google/protobuf/message.h>
 
-#include "graph/node_records.h"
 #include "graph/schema.h"
 
 namespace pt {
@@ -34,12 +33,11 @@ void parse_message(std::string_view data, Format format, const std::string& path
 // Largest input protobuf can parse (its sizes are int): files above it are
 // rejected before they are read.
 inline constexpr size_t kMaxInputBytes = static_cast<size_t>(INT32_MAX);
-// Binary graphs parse on up to `threads` threads (0: every core; parallel_parse.h).
-std::shared_ptr<proto::Graph> read_graph(const std::string& path, Format format, unsigned threads = 0);
-// The graph as records (node_records.h): a binary file's bytes kept and its
-// canonical node records viewed in place; text and JSON parsed, then
-// serialized node by node. Same errors as read_graph.
-GraphRecords read_graph_records(const std::string& path, Format format, unsigned threads = 0);
+// A graph message on its own arena (arena_graph.h). Same errors as
+// read_message.
+std::shared_ptr<proto::Graph> read_graph(const std::string& path, Format format);
+// The same from bytes already in memory; `path` only labels the messages.
+std::shared_ptr<proto::Graph> parse_graph(std::string_view data, Format format, const std::string& path);
 
 // Serializes deterministically (maps sorted) to `path` ("-" = stdout is not
 // accepted here; the app handles it). Throws InputError on I/O failure, and

@@ -1,40 +1,91 @@
 #include "graph/validate.h"
 
 #include <algorithm>
-#include <deque>
-#include <mutex>
 #include <optional>
 #include <stdexcept>
 #include <string_view>
 #include <utility>
 
 #include "graph/errors.h"
-#include "graph/name_hash.h"
-#include "graph/name_scan.h"
-#include "graph/node_words.h"
-#include "graph/ordered_ranges.h"
-#include "graph/side_by_side.h"
-#include "graph/value_check.h"
 #include "graph/printable.h"
+#include "graph/value_check.h"
 
 namespace pt {
 
 namespace {
 
+// The words a node's fields may hold, mapped to the in-memory enums
+// (schemas/graph.proto documents them). An unknown word is std::nullopt;
+// the caller names the field in its error.
+std::optional<OpKind> op_kind_of(std::string_view op) {
+  if (op == "placeholder") return OpKind::Placeholder;
+  if (op == "call_function") return OpKind::CallFunction;
+  if (op == "get_attr") return OpKind::GetAttr;
+  if (op == "output") return OpKind::Output;
+  return std::nullopt;
+}
+
+// An empty recompute field is Recompute::None.
+std::optional<Recompute> recompute_of(std::string_view rc) {
+  if (rc.empty()) return Recompute::None;
+  if (rc == "MUST_SAVE") return Recompute::MustSave;
+  if (rc == "PREFER_SAVE") return Recompute::PreferSave;
+  if (rc == "MUST_RECOMPUTE") return Recompute::MustRecompute;
+  if (rc == "PREFER_RECOMPUTE") return Recompute::PreferRecompute;
+  return std::nullopt;
+}
+
+// An empty partitioner_tag is PartitionerTag::None.
+std::optional<PartitionerTag> partitioner_tag_of(std::string_view tag) {
+  if (tag.empty()) return PartitionerTag::None;
+  if (tag == "is_forward") return PartitionerTag::IsForward;
+  if (tag == "is_backward") return PartitionerTag::IsBackward;
+  if (tag == "must_be_in_forward") return PartitionerTag::MustBeInForward;
+  if (tag == "must_be_in_backward") return PartitionerTag::MustBeInBackward;
+  return std::nullopt;
+}
+
+// What a placeholder feeds, from its target (its name when the target is
+// empty), as PyTorch's partitioner tells them apart: tangents, backward and
+// forward RNG seeds and offsets; every other placeholder is a primal.
+InputKind placeholder_input_kind(std::string_view name, std::string_view target) {
+  const std::string_view t = target.empty() ? name : target;
+  if (t.find("tangents") != std::string_view::npos) return InputKind::Tangent;
+  if (t.find("bwd_seed") != std::string_view::npos || t.find("bwd_base_offset") != std::string_view::npos) {
+    return InputKind::BwdSeed;
+  }
+  if (t.find("fwd_seed") != std::string_view::npos || t.find("fwd_base_offset") != std::string_view::npos) {
+    return InputKind::FwdSeed;
+  }
+  return InputKind::Primal;
+}
+
+// Ops with side effects that dead-code elimination must keep, besides
+// mutating ops (docs/design.md, dead-code elimination), by packet.
+bool is_side_effect_packet(std::string_view packet) {
+  constexpr std::string_view kSideEffectPackets[] = {
+      "aten._assert_scalar",         "aten._assert_async",
+      "aten._assert_tensor_metadata", "aten.sym_constrain_range",
+      "aten.sym_constrain_range_for_size", "profiler._record_function_enter",
+      "profiler._record_function_enter_new", "profiler._record_function_exit",
+      "higher_order.with_effects",
+  };
+  return std::find(std::begin(kSideEffectPackets), std::end(kSideEffectPackets), packet) !=
+         std::end(kSideEffectPackets);
+}
+
 class Validator {
  public:
-  Validator(GraphRecords graph, const std::string& source, const ValidateOptions& options)
-      : records_(graph.nodes), header_(graph.header), options_(options) {
-    g_.header = std::move(graph.header);
-    g_.records = std::move(graph.nodes);
+  Validator(std::shared_ptr<const proto::Graph> message, const std::string& source, const ValidateOptions& options)
+      : message_(*message), options_(options) {
+    g_.header = std::move(message);
     g_.packets = packets_;
     g_.by_name = names_;
     g_.source = source;
   }
 
   Graph run() {
-    const auto& pg = *records_;
-    const int count = static_cast<int>(pg.size());
+    const int count = message_.nodes_size();
     if (count == 0) fail_graph("nodes is empty (a graph needs at least its output node)");
     if (count > options_.max_nodes) {
       fail_graph("nodes has " + std::to_string(count) + " entries, above --max-nodes = " +
@@ -43,184 +94,104 @@ class Validator {
     // All names first, so a reference to a later node is told apart from an
     // unknown one; a node's id is its index, so the map is the graph's by_name.
     names_->reserve(static_cast<size_t>(count));
-    const NameScan scan = scan_names(pg, options_.threads);
-    constexpr int kLookAhead = 8;  // names ahead whose slots are requested early
     for (int i = 0; i < count; ++i) {
-      if (i + kLookAhead < count) names_->prefetch(scan.hash[static_cast<size_t>(i + kLookAhead)]);
-      const std::string_view name = scan.name[static_cast<size_t>(i)];
+      const std::string_view name = message_.nodes(i).name();
       if (name.empty()) fail_graph("nodes[" + std::to_string(i) + "].name is empty");
-      if (scan.control[static_cast<size_t>(i)]) {
+      if (has_control_character(name)) {
         fail_graph("nodes[" + std::to_string(i) + "].name = '" + printable(name) +
                    "' holds a control character (names are one-line identifiers)");
       }
-      const auto [first, fresh] = names_->emplace(name, i, scan.hash[static_cast<size_t>(i)]);
+      const auto [first, fresh] = names_->emplace(name, i);
       if (!fresh) {
         throw InputError(g_.source + ": node '" + printable(name) + "': name is not unique (also nodes[" +
                          std::to_string(first) + "])");
       }
     }
-    if (count == 1 && pg.view(0).op() == "output" && !options_.allow_output_only) {
+    if (count == 1 && message_.nodes(0).op() == "output" && !options_.allow_output_only) {
       fail_graph("nodes holds only the output node (no inputs and no ops: nothing to partition)");
     }
-    add_nodes(count);
+    g_.nodes.resize(static_cast<size_t>(count));
+    for (int i = 0; i < count; ++i) add_node(i);
+    g_.ref_blocks = refs_.take();
+    for (NodeId id = 0; id < count; ++id) {
+      if (g_.nodes[static_cast<size_t>(id)].input_kind == InputKind::Primal) g_.primals.push_back(id);
+    }
     finish_graph();
     return std::move(g_);
   }
 
  private:
   [[noreturn]] void fail_graph(const std::string& what) const { throw InputError(g_.source + ": " + what); }
-  [[noreturn]] void fail(const NodeFields& n, const std::string& field, const std::string& what) const {
+  [[noreturn]] void fail(const proto::Node& n, const std::string& field, const std::string& what) const {
     throw InputError(g_.source + ": node '" + printable(n.name()) + "': " + field + " " + what);
   }
 
-  // Per-thread scratch of add_node: the targets it has seen with their
-  // pooled packets (a few hundred per graph: the shared pool's lock is taken
-  // once per target and thread) and collect_refs's stack.
-  // And its recently converted nodes, direct-mapped by name hash: most
-  // references name a node a few before the referring one, whose name it
-  // just read, while a lookup in the graph's index (32 MB at 10^6 nodes)
-  // missed the cache twice, at its slot and at the name's bytes: 57% of
-  // add_node at 10^6 nodes. A hit is checked against the name itself, so it
-  // answers what the index would.
-  struct RecentName {
-    uint64_t hash = 0;
-    NodeId id = kNoNode;
-  };
-  static constexpr size_t kRecentNames = 4096;
-  struct Worker {
-    NameIndex seen;                               // target -> position in views
-    std::vector<std::string_view> views;          // pooled packets of the targets seen
-    Flags side_effect;                            // per target seen: is_side_effect_packet(its packet)
-    std::vector<std::pair<ArgView, int>> walk_stack;
-    std::vector<ArgView> args;                    // the node's args, read once
-    std::vector<std::pair<std::string_view, ArgView>> kwargs;  // and its kwargs
-    std::vector<RecentName> recent = std::vector<RecentName>(kRecentNames);
-    RefBlockWriter* refs = nullptr;               // where the nodes' reference lists go
-    std::vector<NodeId> inputs, positional;       // the node's lists, before they are copied there
-  };
-
   // The pooled packet of a target and whether it has side effects, worked
-  // out once per distinct target and thread, not once per node.
-  std::pair<std::string_view, bool> intern_packet(Worker& w, std::string_view target) {
-    const NodeId at = w.seen.find(target);
-    if (at >= 0) return {w.views[static_cast<size_t>(at)], w.side_effect[static_cast<size_t>(at)]};
-    std::string_view pooled;
-    {
-      const std::lock_guard lock(packets_mutex_);
-      pooled = packets_->intern(packet_of(target));
-    }
+  // out once per distinct target (a few hundred per graph), not per node.
+  std::pair<std::string_view, bool> intern_packet(std::string_view target) {
+    const NodeId at = seen_targets_.find(target);
+    if (at >= 0) return {packet_views_[static_cast<size_t>(at)], side_effect_[static_cast<size_t>(at)]};
+    const std::string_view pooled = packets_->intern(packet_of(target));
     const bool side_effect = is_side_effect_packet(pooled);
-    w.views.push_back(pooled);
-    w.side_effect.push_back(side_effect);
-    w.seen.emplace(target, static_cast<NodeId>(w.views.size() - 1));  // views the record, alive while we run
+    packet_views_.push_back(pooled);
+    side_effect_.push_back(side_effect);
+    seen_targets_.emplace(target, static_cast<NodeId>(packet_views_.size() - 1));  // views the message
     return {pooled, side_effect};
   }
 
-  // Every node, in index order. Why threads: add_node is 80% of validation;
-  // each node reads only its own record and the finished name index. From
-  // 2 x ValidateOptions::min_nodes_per_thread nodes (kParallelNodes), up to
-  // one range per core (ordered_ranges.h: the error reported is the lowest
-  // node's, as in one pass). Sessions 24-25 split from 2,000 nodes
-  // (gpt2_124m validate 1.96 -> 1.65 ms then); session 26 measured whole
-  // runs slower split below ~20,000 nodes on the same kind of VM
-  // (side_by_side.h has the figures). Smaller graphs, or `threads` = 1: one
-  // pass here.
-  void add_nodes(int count) {
-    g_.nodes.resize(static_cast<size_t>(count));
-    const unsigned cores = thread_count(options_.threads);
-    const auto chunks = static_cast<int>(
-        std::clamp<int64_t>(count / std::max<int64_t>(1, options_.min_nodes_per_thread), 1, cores));
-    // One reference writer per range, kept here (a deque does not move
-    // them) so their blocks outlive the ranges' threads.
-    std::deque<RefBlockWriter> writers;
-    std::mutex writers_mutex;
-    auto make_worker = [&] {
-      Worker w;
-      const std::lock_guard lock(writers_mutex);
-      w.refs = &writers.emplace_back();
-      return w;
-    };
-    for_ranges_in_order(count, chunks, make_worker, [this](int i, Worker& w) { add_node(i, w); });
-    for (RefBlockWriter& writer : writers) {
-      for (RefBlock& block : writer.take()) g_.ref_blocks.push_back(std::move(block));
-    }
-    for (NodeId id = 0; id < count; ++id) {
-      if (g_.nodes[static_cast<size_t>(id)].input_kind == InputKind::Primal) g_.primals.push_back(id);
-    }
-  }
-
-  void add_node(int index, Worker& w) {
-    const NodeFields pn = records_->fields(static_cast<size_t>(index));
+  void add_node(int index) {
+    const proto::Node& pn = message_.nodes(index);
     const NodeId self = static_cast<NodeId>(index);
     Node& n = g_.nodes[static_cast<size_t>(index)];
     n.name = pn.name();
-    const uint64_t name_hash_of_self = name_hash(n.name);
-    w.recent[name_hash_of_self & (kRecentNames - 1)] = {name_hash_of_self, self};
     n.record_index = index;
     n.target = pn.target();
     const std::optional<OpKind> op = op_kind_of(pn.op());
     if (!op) fail(pn, "op", "= '" + printable(pn.op()) + "' is not one of placeholder, call_function, get_attr, output");
     n.op = *op;
 
-    const bool last = index + 1 == static_cast<int>(records_->size());
+    const bool last = index + 1 == message_.nodes_size();
     if (n.op == OpKind::Output && !last) fail(pn, "op", "= 'output' but the output node must be the last node");
     if (n.op != OpKind::Output && last) fail(pn, "op", "= '" + printable(pn.op()) + "' but the last node must be the output node");
     if (n.op == OpKind::CallFunction && n.target.empty()) fail(pn, "target", "is empty");
-    const auto [packet, side_effect] = intern_packet(w, n.target);
+    const auto [packet, side_effect] = intern_packet(n.target);
     n.packet = packet;
 
     if (n.op == OpKind::Placeholder) n.input_kind = placeholder_input_kind(n.name, n.target);
 
-    // The args are read once into the worker's scratch (a view decodes its
-    // record as it goes). The reference lists are gathered in the worker's
-    // scratch too, then copied into its reference blocks.
-    auto& args = w.args;
-    args.clear();
-    for (const ArgView arg : pn.args()) args.push_back(arg);
-    std::vector<NodeId>& inputs = w.inputs;
-    std::vector<NodeId>& positional = w.positional;
-    inputs.clear();
-    positional.clear();
+    inputs_.clear();
+    positional_.clear();
     int numbers = 0;  // ints and floats among the args
-    // Arguments: positional first, then kwargs by key (deterministic order).
+    // Arguments: positional first, then kwargs by key (pytree-leaf order).
     // The fast walk builds no field names; where it finds a problem the slow
     // walk runs to name the field in the error (it always throws there).
-    for (size_t a = 0; a < args.size(); ++a) {
-      const ArgView& arg = args[a];
-      if (arg.kind_case() == ArgView::kNode) {
-        // A direct reference is both a positional input and an input: one
-        // name lookup for the two (resolve throws where it finds none).
-        const NodeId ref = earlier_node(arg.node(), self, w);
-        if (ref == kNoNode) resolve(pn, "args[" + std::to_string(a) + "].node", std::string(arg.node()), self);
-        positional.push_back(ref);
-        inputs.push_back(ref);
+    for (int a = 0; a < pn.args_size(); ++a) {
+      const proto::Arg& arg = pn.args(a);
+      if (arg.kind_case() == proto::Arg::kNode) {
+        // A direct reference is both a positional input and an input.
+        const NodeId ref = earlier_node(arg.node(), self);
+        if (ref == kNoNode) resolve(pn, "args[" + std::to_string(a) + "].node", arg.node(), self);
+        positional_.push_back(ref);
+        inputs_.push_back(ref);
         if (a == 0) n.first_arg_is_node = true;
         continue;
       }
-      if (!collect_refs(arg, self, inputs, w, &numbers)) walk_arg(pn, arg, "args[" + std::to_string(a) + "]", self);
+      if (!collect_refs(arg, self, &numbers)) walk_arg(pn, arg, "args[" + std::to_string(a) + "]", self);
     }
     n.arg_numbers = static_cast<uint8_t>(std::min(numbers, 255));
-    // Canonical records list kwargs by key already; a re-encoded one too
-    // (deterministic serialization): sorting is a check, not a cost.
-    auto& kwargs = w.kwargs;
-    kwargs.clear();
-    for (const KwargView kv : pn.kwargs()) kwargs.emplace_back(kv.first, kv.second);
-    if (!kwargs.empty()) {
-      if (!std::is_sorted(kwargs.begin(), kwargs.end(), [](const auto& a, const auto& b) { return a.first < b.first; })) {
-        std::sort(kwargs.begin(), kwargs.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-      }
-      for (const auto& [k, v] : kwargs) {
-        if (!collect_refs(v, self, inputs, w)) walk_arg(pn, v, "kwargs." + printable(k), self);
+    if (!pn.kwargs().empty()) {
+      for (const auto& [key, value] : kwargs_by_key(pn)) {
+        if (!collect_refs(*value, self)) walk_arg(pn, *value, "kwargs." + printable(*key), self);
       }
     }
-    n.inputs = w.refs->add(inputs);
-    n.positional_inputs = w.refs->add(positional);
+    n.inputs = refs_.add(inputs_);
+    n.positional_inputs = refs_.add(positional_);
 
     // Value.
     if (pn.has_val()) read_node_value(pn, pn.val(), g_.source, options_.max_nesting, n);
     else if (n.op == OpKind::Placeholder) fail(pn, "val", "is missing (every placeholder needs its value)");
 
-    for (const std::string_view t : pn.op_tags()) n.reduction_tag = n.reduction_tag || equals_literal(t, "reduction");
+    for (const std::string& t : pn.op_tags()) n.reduction_tag = n.reduction_tag || t == "reduction";
     n.is_mutable = pn.mutable_();
     n.has_backward_hook = pn.has_backward_hook();
     const std::optional<Recompute> recompute = recompute_of(pn.recompute());
@@ -255,17 +226,8 @@ class Validator {
     const NodeId id = names_->find(ref);
     return id != kNoNode && id < self ? id : kNoNode;
   }
-  // The same answer, first from the worker's recent nodes (written by this
-  // thread: their Nodes are this range's).
-  NodeId earlier_node(std::string_view ref, NodeId self, const Worker& w) const {
-    const uint64_t h = name_hash(ref);
-    const RecentName& r = w.recent[h & (kRecentNames - 1)];
-    if (r.id != kNoNode && r.hash == h && r.id < self && g_.nodes[static_cast<size_t>(r.id)].name == ref) return r.id;
-    const NodeId id = names_->find(ref, h);
-    return id != kNoNode && id < self ? id : kNoNode;
-  }
 
-  NodeId resolve(const NodeFields& pn, const std::string& field, const std::string& ref, NodeId self) {
+  NodeId resolve(const proto::Node& pn, const std::string& field, const std::string& ref, NodeId self) {
     const NodeId id = earlier_node(ref, self);
     if (id != kNoNode) return id;
     if (ref == pn.name()) fail(pn, field, "= '" + printable(ref) + "' refers to the node itself (a cycle)");
@@ -276,37 +238,35 @@ class Validator {
   }
 
   // The fast walk: depth-first over the Arg tree without recursion, appending
-  // the node references in order; false at the first problem (walk_arg below
-  // then names it).
-  // Counts the ints and floats it passes into `numbers` when given.
-  bool collect_refs(const ArgView& root, NodeId self, std::vector<NodeId>& out, Worker& w,
-                    int* numbers = nullptr) const {
-    auto& stack = w.walk_stack;
+  // the node references to inputs_ in order; false at the first problem
+  // (walk_arg below then names it). Counts the ints and floats it passes
+  // into `numbers` when given.
+  bool collect_refs(const proto::Arg& root, NodeId self, int* numbers = nullptr) {
+    auto& stack = walk_stack_;
     stack.clear();
-    stack.emplace_back(root, 0);
+    stack.emplace_back(&root, 0);
     while (!stack.empty()) {
       const auto [arg, depth] = stack.back();
       stack.pop_back();
-      switch (arg.kind_case()) {
-        case ArgView::kNode: {
-          const NodeId ref = earlier_node(arg.node(), self, w);
+      switch (arg->kind_case()) {
+        case proto::Arg::kNode: {
+          const NodeId ref = earlier_node(arg->node(), self);
           if (ref == kNoNode) return false;
-          out.push_back(ref);
+          inputs_.push_back(ref);
           break;
         }
-        case ArgView::kList: {
+        case proto::Arg::kList: {
           if (depth >= options_.max_nesting) return false;
           // Pushed in reverse, so the items pop in order.
-          const size_t at = stack.size();
-          for (const ArgView item : arg.list().items()) stack.emplace_back(item, depth + 1);
-          std::reverse(stack.begin() + static_cast<std::ptrdiff_t>(at), stack.end());
+          const auto& items = arg->list().items();
+          for (auto it = items.rbegin(); it != items.rend(); ++it) stack.emplace_back(&*it, depth + 1);
           break;
         }
-        case ArgView::kInt:
-        case ArgView::kFloat:
+        case proto::Arg::kInt:
+        case proto::Arg::kFloat:
           if (numbers) ++*numbers;
           break;
-        case ArgView::KIND_NOT_SET: return false;
+        case proto::Arg::KIND_NOT_SET: return false;
         default: break;
       }
     }
@@ -315,68 +275,65 @@ class Validator {
 
   // The slow walk, over the tree collect_refs refused: the same checks in the
   // same order, with field names; it throws at the problem.
-  [[noreturn]] void walk_arg(const NodeFields& pn, const ArgView& root, const std::string& root_field, NodeId self) {
-    struct Item { ArgView arg; std::string field; int depth; };
-    std::vector<Item> stack{{root, root_field, 0}};
+  [[noreturn]] void walk_arg(const proto::Node& pn, const proto::Arg& root, const std::string& root_field,
+                             NodeId self) {
+    struct Item { const proto::Arg* arg; std::string field; int depth; };
+    std::vector<Item> stack{{&root, root_field, 0}};
     while (!stack.empty()) {
       Item item = std::move(stack.back());
       stack.pop_back();
-      const ArgView arg = item.arg;
+      const proto::Arg& arg = *item.arg;
       switch (arg.kind_case()) {
-        case ArgView::kNode:
-          resolve(pn, item.field + ".node", std::string(arg.node()), self);
+        case proto::Arg::kNode:
+          resolve(pn, item.field + ".node", arg.node(), self);
           break;
-        case ArgView::kList: {
+        case proto::Arg::kList: {
           if (item.depth >= options_.max_nesting) {
             fail(pn, item.field, "nests lists deeper than " + std::to_string(options_.max_nesting));
           }
-          const size_t at = stack.size();
-          int k = 0;
-          for (const ArgView it : arg.list().items()) {
-            stack.push_back({it, item.field + ".list.items[" + std::to_string(k++) + "]", item.depth + 1});
+          for (int k = arg.list().items_size() - 1; k >= 0; --k) {
+            stack.push_back({&arg.list().items(k), item.field + ".list.items[" + std::to_string(k) + "]",
+                             item.depth + 1});
           }
-          std::reverse(stack.begin() + static_cast<std::ptrdiff_t>(at), stack.end());
           break;
         }
-        case ArgView::KIND_NOT_SET:
+        case proto::Arg::KIND_NOT_SET:
           fail(pn, item.field, "has no field set (expected one of node, int, float, bool, str, none, list, dtype, device, repr)");
         default:
           break;
       }
     }
-    throw std::logic_error("validate: the fast and the slow argument walks disagree on node '" + std::string(pn.name()) + "'");
+    throw std::logic_error("validate: the fast and the slow argument walks disagree on node '" + pn.name() + "'");
   }
 
   void finish_graph() {
-    const auto& pg = *header_;
     const NodeId count = g_.size();
     g_.users = UserLists(g_.nodes);
     // Outputs: the output node's args flattened (pytree leaves).
-    const NodeFields out = records_->fields(static_cast<size_t>(count - 1));
-    for (const ArgView top : out.args()) {
-      std::vector<ArgView> stack{top};
+    const proto::Node& out = message_.nodes(count - 1);
+    for (const proto::Arg& top : out.args()) {
+      std::vector<const proto::Arg*> stack{&top};
       while (!stack.empty()) {
-        const ArgView arg = stack.back();
+        const proto::Arg& arg = *stack.back();
         stack.pop_back();
-        if (arg.kind_case() == ArgView::kList) {
-          const size_t at = stack.size();
-          for (const ArgView item : arg.list().items()) stack.push_back(item);
-          std::reverse(stack.begin() + static_cast<std::ptrdiff_t>(at), stack.end());
-        } else if (arg.kind_case() == ArgView::kNode) {
+        if (arg.kind_case() == proto::Arg::kList) {
+          const auto& items = arg.list().items();
+          for (auto it = items.rbegin(); it != items.rend(); ++it) stack.push_back(&*it);
+        } else if (arg.kind_case() == proto::Arg::kNode) {
           g_.outputs.push_back(names_->find(arg.node()));
         } else {
           g_.outputs.push_back(kNoNode);
         }
       }
     }
-    g_.num_fwd_outputs = pg.num_fwd_outputs();
+    g_.num_fwd_outputs = message_.num_fwd_outputs();
     if (g_.num_fwd_outputs < 0 || g_.num_fwd_outputs > static_cast<int64_t>(g_.outputs.size())) {
       fail_graph("num_fwd_outputs = " + std::to_string(g_.num_fwd_outputs) + " is outside the output list (" +
                  std::to_string(g_.outputs.size()) + " outputs)");
     }
     g_.static_lifetime.assign(count, false);
-    for (int k = 0; k < pg.static_lifetime_input_indices_size(); ++k) {
-      const int64_t idx = pg.static_lifetime_input_indices(k);
+    for (int k = 0; k < message_.static_lifetime_input_indices_size(); ++k) {
+      const int64_t idx = message_.static_lifetime_input_indices(k);
       if (idx < 0 || idx >= static_cast<int64_t>(g_.primals.size())) {
         fail_graph("static_lifetime_input_indices[" + std::to_string(k) + "] = " + std::to_string(idx) +
                    " is not the index of a primal input (there are " + std::to_string(g_.primals.size()) + ")");
@@ -385,23 +342,26 @@ class Validator {
     }
   }
 
-  std::shared_ptr<const NodeRecords> records_;
-  std::shared_ptr<const proto::Graph> header_;
+  const proto::Graph& message_;  // kept alive by g_.header
   std::shared_ptr<PacketPool> packets_ = std::make_shared<PacketPool>();
   std::shared_ptr<NameIndex> names_ = std::make_shared<NameIndex>();  // the graph's by_name
   ValidateOptions options_;
-  std::mutex packets_mutex_;  // packets_ while add_nodes runs on several threads
   Graph g_;
+  // Per-node scratch, reused: the node's reference lists before they are
+  // copied into refs_, and collect_refs's stack.
+  RefBlockWriter refs_;
+  std::vector<NodeId> inputs_, positional_;
+  std::vector<std::pair<const proto::Arg*, int>> walk_stack_;
+  // The targets seen, with their pooled packets and side-effect flags.
+  NameIndex seen_targets_;
+  std::vector<std::string_view> packet_views_;
+  Flags side_effect_;
 };
 
 }  // namespace
 
-Graph validate(GraphRecords graph, const std::string& source, const ValidateOptions& options) {
-  return Validator(std::move(graph), source, options).run();
-}
-
 Graph validate(std::shared_ptr<const proto::Graph> proto, const std::string& source, const ValidateOptions& options) {
-  return validate(records_of(*proto, source), source, options);
+  return Validator(std::move(proto), source, options).run();
 }
 
 }  // namespace pt

@@ -1,4 +1,4 @@
-// Validation: turns a loaded graph's records into the indexed in-memory Graph,
+// Validation: turns a parsed graph message into the indexed in-memory Graph,
 // or throws InputError with one line naming the file, node and field:
 //   graph.json: node 'exp': val.tensor.shape[1] = -5 is negative
 // Checked: unique names without control characters; more than the output
@@ -14,10 +14,8 @@
 #include <memory>
 #include <string>
 
-#include "graph/schema.h"
 #include "graph/graph.h"
-#include "graph/node_records.h"
-#include "graph/side_by_side.h"
+#include "graph/schema.h"
 
 namespace pt {
 
@@ -28,18 +26,10 @@ struct ValidateOptions {
   // as a joint graph; as a partition's forward or backward it is valid (a
   // joint graph without tangents and gradients has an empty backward).
   bool allow_output_only = false;
-  // Nodes are converted on up to `threads` threads (0: every core), each
-  // taking at least `min_nodes_per_thread` nodes: below kParallelNodes
-  // a single pass (side_by_side.h says why). Output and errors do not depend
-  // on either; tests lower the minimum to split small graphs.
-  // load_graph_file parses on `threads` too (the CLI's --threads).
-  unsigned threads = 0;
-  int64_t min_nodes_per_thread = kParallelNodes / 2;
 };
 
-Graph validate(GraphRecords graph, const std::string& source, const ValidateOptions& options = {});
-// The same for a message (text and JSON inputs, tests): its nodes are
-// serialized into records first.
+// The Graph keeps `proto` alive: its nodes' text fields view the message's
+// strings, and Graph::record returns its nodes.
 Graph validate(std::shared_ptr<const proto::Graph> proto, const std::string& source,
                const ValidateOptions& options = {});
 

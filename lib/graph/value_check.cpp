@@ -16,17 +16,17 @@ class ValueChecker {
  public:
   ValueChecker(const std::string& source, int max_nesting) : source_(source), max_nesting_(max_nesting) {}
 
-  void read(const NodeFields& pn, const ValueView& v, Node& n) {
+  void read(const proto::Node& pn, const proto::Value& v, Node& n) {
     switch (v.kind_case()) {
-      case ValueView::kTensor: {
+      case proto::Value::kTensor: {
         n.value_kind = ValueKind::Tensor;
-        const TensorView t = v.tensor();  // one scan of the TensorMeta for both
+        const proto::TensorMeta& t = v.tensor();
         n.size_bytes = tensor_bytes(pn, t, [] { return std::string("val.tensor"); }, n.numel, &n.dtype);
         n.has_storage = t.has_storage();
         n.storage = t.storage();
         break;
       }
-      case ValueView::kTuple: {
+      case proto::Value::kTuple: {
         n.value_kind = ValueKind::Tuple;
         // Nested items are checked iteratively; only direct tensor items count
         // towards the size (as PyTorch's _size_of). An item's field name is
@@ -38,36 +38,36 @@ class ValueChecker {
           const Item item = stack_.back();
           stack_.pop_back();
           const auto field = [&] { return field_name(item.path); };
-          switch (item.v.kind_case()) {
-            case ValueView::kTensor: {
+          switch (item.v->kind_case()) {
+            case proto::Value::kTensor: {
               uint64_t numel = 0;
               const uint64_t b =
-                  tensor_bytes(pn, item.v.tensor(), [&] { return field() + ".tensor"; }, numel);
+                  tensor_bytes(pn, item.v->tensor(), [&] { return field() + ".tensor"; }, numel);
               if (item.depth == 1) n.size_bytes += b, n.numel += numel;
               if (n.size_bytes > (uint64_t{1} << 62)) fail(pn, "val.tuple", "holds more than 2^62 bytes");
               break;
             }
-            case ValueView::kTuple:
+            case proto::Value::kTuple:
               if (item.depth >= max_nesting_) {
                 fail(pn, field(), "nests tuples deeper than " + std::to_string(max_nesting_));
               }
-              push_items(item.v.tuple(), item.path, item.depth + 1);
+              push_items(item.v->tuple(), item.path, item.depth + 1);
               break;
-            case ValueView::kSym: check_sym(pn, item.v.sym(), [&] { return field() + ".sym"; }); break;
-            case ValueView::KIND_NOT_SET: fail(pn, field(), "has no field set");
+            case proto::Value::kSym: check_sym(pn, item.v->sym(), [&] { return field() + ".sym"; }); break;
+            case proto::Value::KIND_NOT_SET: fail(pn, field(), "has no field set");
             default: break;
           }
         }
         break;
       }
-      case ValueView::kSym:
+      case proto::Value::kSym:
         n.value_kind = ValueKind::Sym;
         n.sym_kind = check_sym(pn, v.sym(), [] { return std::string("val.sym"); });
         n.size_bytes = 1;
         break;
-      case ValueView::kNone: n.value_kind = ValueKind::None; break;
-      case ValueView::kOpaque: n.value_kind = ValueKind::Opaque; break;
-      case ValueView::KIND_NOT_SET:
+      case proto::Value::kNone: n.value_kind = ValueKind::None; break;
+      case proto::Value::kOpaque: n.value_kind = ValueKind::Opaque; break;
+      case proto::Value::KIND_NOT_SET:
         fail(pn, "val", "has no field set (expected one of tensor, tuple, sym, none, opaque)");
     }
   }
@@ -75,7 +75,7 @@ class ValueChecker {
  private:
   // A tuple item: its value, its place (paths_), its tuple depth.
   struct Item {
-    ValueView v;
+    const proto::Value* v;
     int path;
     int depth;
   };
@@ -87,11 +87,11 @@ class ValueChecker {
 
   // A tuple's items onto the stack in order (so the last is checked first,
   // as before: the error named is the same).
-  void push_items(const ValueTupleView& tuple, int parent, int depth) {
+  void push_items(const proto::ValueTuple& tuple, int parent, int depth) {
     int k = 0;
-    for (const ValueView item : tuple.items()) {
+    for (const proto::Value& item : tuple.items()) {
       paths_.push_back({parent, k++});
-      stack_.push_back({item, static_cast<int>(paths_.size()) - 1, depth});
+      stack_.push_back({&item, static_cast<int>(paths_.size()) - 1, depth});
     }
   }
 
@@ -106,7 +106,7 @@ class ValueChecker {
   // dtype's code into `dtype`. `field()` names it, called only on the way
   // to an error.
   template <typename Field>
-  uint64_t tensor_bytes(const NodeFields& pn, const TensorView& t, const Field& field, uint64_t& numel,
+  uint64_t tensor_bytes(const proto::Node& pn, const proto::TensorMeta& t, const Field& field, uint64_t& numel,
                         uint8_t* dtype = nullptr) {
     const auto info = dtype_info(t.dtype());
     if (!info) fail(pn, field() + ".dtype", "= '" + printable(t.dtype()) + "' is not a torch dtype");
@@ -141,14 +141,14 @@ class ValueChecker {
   }
 
   template <typename Field>
-  SymKind check_sym(const NodeFields& pn, const SymView& s, const Field& field) {
+  SymKind check_sym(const proto::Node& pn, const proto::SymValue& s, const Field& field) {
     if (s.kind() == "int") return SymKind::Int;
     if (s.kind() == "float") return SymKind::Float;
     if (s.kind() == "bool") return SymKind::Bool;
     fail(pn, field() + ".kind", "= '" + printable(s.kind()) + "' is not one of int, float, bool");
   }
 
-  [[noreturn]] void fail(const NodeFields& n, const std::string& field, const std::string& what) const {
+  [[noreturn]] void fail(const proto::Node& n, const std::string& field, const std::string& what) const {
     throw InputError(source_ + ": node '" + printable(n.name()) + "': " + field + " " + what);
   }
 
@@ -160,7 +160,7 @@ class ValueChecker {
 
 }  // namespace
 
-void read_node_value(const NodeFields& pn, const ValueView& v, const std::string& source, int max_nesting,
+void read_node_value(const proto::Node& pn, const proto::Value& v, const std::string& source, int max_nesting,
                      Node& n) {
   ValueChecker(source, max_nesting).read(pn, v, n);
 }

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "graph/graph.h"
-#include "graph/node_view.h"
+#include "graph/schema.h"
 
 namespace pt {
 
@@ -14,7 +14,7 @@ namespace pt {
 // items summed; 1 for a symbol), n.numel, n.sym_kind, n.has_storage and n.storage from
 // `v`, the value of node `pn`; throws InputError naming `source`, the node
 // and the field at the first problem.
-void read_node_value(const NodeFields& pn, const ValueView& v, const std::string& source, int max_nesting,
+void read_node_value(const proto::Node& pn, const proto::Value& v, const std::string& source, int max_nesting,
                      Node& n);
 
 }  // namespace pt

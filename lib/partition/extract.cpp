@@ -8,7 +8,6 @@
 
 #include "graph/errors.h"
 #include "graph/printable.h"
-#include "graph/side_by_side.h"
 
 namespace pt {
 
@@ -37,9 +36,9 @@ void collect_symbols(std::string_view expr, std::set<std::string>& out) {
   }
 }
 
-void tensor_symbols(const TensorView& t, std::set<std::string>& out) {
-  for (const std::string_view e : t.shape_expr()) collect_symbols(e, out);
-  for (const std::string_view e : t.stride_expr()) collect_symbols(e, out);
+void tensor_symbols(const proto::TensorMeta& t, std::set<std::string>& out) {
+  for (const std::string& e : t.shape_expr()) collect_symbols(e, out);
+  for (const std::string& e : t.stride_expr()) collect_symbols(e, out);
   collect_symbols(t.storage_offset_expr(), out);
 }
 
@@ -63,7 +62,7 @@ std::vector<std::string> free_symbols(const Graph& g, NodeId id) {
   if (v.has_tensor()) tensor_symbols(v.tensor(), out);
   if (v.has_sym()) collect_symbols(v.sym().expr(), out);
   if (v.has_tuple()) {
-    for (const ValueView item : v.tuple().items()) {
+    for (const proto::Value& item : v.tuple().items()) {
       if (item.has_tensor()) tensor_symbols(item.tensor(), out);
       if (item.has_sym()) collect_symbols(item.sym().expr(), out);
     }
@@ -84,15 +83,14 @@ std::vector<NodeId> Extraction::bw_inputs() const {
   return out;
 }
 
-Extraction extract_partition(const Graph& g, const Classification& c, const std::vector<NodeId>& chosen,
-                             unsigned threads) {
+Extraction extract_partition(const Graph& g, const Classification& c, const std::vector<NodeId>& chosen) {
   std::vector<NodeId> values, sym_nodes;
   for (NodeId id : chosen) (g[id].value_kind == ValueKind::Sym ? sym_nodes : values).push_back(id);
-  return extract_partition(g, c, values, sym_nodes, threads);
+  return extract_partition(g, c, values, sym_nodes);
 }
 
 Extraction extract_partition(const Graph& g, const Classification& c, const std::vector<NodeId>& values,
-                             const std::vector<NodeId>& sym_nodes_in, unsigned threads) {
+                             const std::vector<NodeId>& sym_nodes_in) {
   Extraction e;
   std::vector<NodeId> seeds;
   for (NodeId id = 0; id < g.size(); ++id) {
@@ -115,22 +113,8 @@ Extraction extract_partition(const Graph& g, const Classification& c, const std:
   // The final forward needs the final saved lists, which this first
   // backward extraction decides (saved values it never reads are dropped,
   // symbol bindings added). Mostly they are the chosen lists as they are:
-  // then the first backward extraction is the final one, and the forward
-  // extracted for the chosen lists is the final forward. On large graphs
-  // that forward is extracted on a second thread beside the first
-  // backward, and kept when the lists stay; otherwise both are extracted
-  // again below (10^6 nodes: three extractions, the last two side by side,
-  // became two side by side; extract stage 53 -> 40 ms, stage medians of 12
-  // alternating runs).
-  const bool parallel = split_in_two(threads, g.size());
-  std::vector<NodeId> chosen_fw_outputs = c.fwd_outputs;
-  chosen_fw_outputs.insert(chosen_fw_outputs.end(), values.begin(), values.end());
-  chosen_fw_outputs.insert(chosen_fw_outputs.end(), sym_nodes.begin(), sym_nodes.end());
-  std::optional<Subgraph> chosen_forward;
-  Subgraph first;
-  run_side_by_side(
-      parallel, [&] { if (parallel) chosen_forward = extract_subgraph(g, c.inputs, chosen_fw_outputs, Pass::Forward); },
-      [&] { first = extract_subgraph(g, e.bw_inputs(), c.bwd_outputs, Pass::Backward); });
+  // then the first backward extraction is the final one.
+  Subgraph first = extract_subgraph(g, e.bw_inputs(), c.bwd_outputs, Pass::Backward);
   check_outputs(first);
   auto read_by_backward = [&](NodeId id) {
     if (g[id].op == OpKind::Output) return false;
@@ -196,19 +180,13 @@ Extraction extract_partition(const Graph& g, const Classification& c, const std:
   std::vector<NodeId> fw_outputs = c.fwd_outputs;
   const auto saved_out = e.fw_saved_outputs();
   fw_outputs.insert(fw_outputs.end(), saved_out.begin(), saved_out.end());
-  // The two final passes read only the graph and the lists above: on large
-  // graphs the backward is extracted on a second thread (10^6 nodes: each
-  // ~0.1 s). Checked in the order of one thread: the forward first.
+  // Checked in this order: the forward first.
   if (e.saved_values == values && e.saved_sym_nodes == sym_nodes_in) {
-    // The backward's inputs are the first extraction's, the forward's
-    // outputs the chosen ones.
-    e.backward = std::move(first);
-    e.forward = chosen_forward ? std::move(*chosen_forward) : extract_subgraph(g, c.inputs, fw_outputs, Pass::Forward);
+    e.backward = std::move(first);  // the backward's inputs are the first extraction's
   } else {
-    run_side_by_side(
-        parallel, [&] { e.backward = extract_subgraph(g, e.bw_inputs(), c.bwd_outputs, Pass::Backward); },
-        [&] { e.forward = extract_subgraph(g, c.inputs, fw_outputs, Pass::Forward); });
+    e.backward = extract_subgraph(g, e.bw_inputs(), c.bwd_outputs, Pass::Backward);
   }
+  e.forward = extract_subgraph(g, c.inputs, fw_outputs, Pass::Forward);
   if (e.forward.invalid_output) {
     throw InfeasibleError(g.source + ": node '" + printable(g[*e.forward.invalid_output].name) +
                           "': is saved for the backward but cannot be computed in the forward");

@@ -34,15 +34,12 @@ struct Extraction {
 };
 
 // `chosen`: the cut's saved nodes, graph order. Throws InfeasibleError when a
-// gradient cannot be computed from what the backward receives. `threads`
-// (split_in_two, graph/side_by_side.h) says whether the final forward and
-// backward are extracted side by side; the result is the same.
-Extraction extract_partition(const Graph& g, const Classification& c, const std::vector<NodeId>& chosen,
-                             unsigned threads = 0);
+// gradient cannot be computed from what the backward receives.
+Extraction extract_partition(const Graph& g, const Classification& c, const std::vector<NodeId>& chosen);
 // The same with the saved values and saved symbols given apart, in the order
 // the caller decided them (the default partition's order).
 Extraction extract_partition(const Graph& g, const Classification& c, const std::vector<NodeId>& values,
-                             const std::vector<NodeId>& sym_nodes, unsigned threads = 0);
+                             const std::vector<NodeId>& sym_nodes);
 
 // Symbols (s17, u3, ...) in a node's value: shapes, strides and storage
 // offsets of tensors (and tuple items), or a symbol's expression.

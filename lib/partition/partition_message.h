@@ -4,6 +4,8 @@
 // gradients), each a valid graph in the joint graph's schema.
 #pragma once
 
+#include <memory>
+#include <ostream>
 #include <vector>
 
 #include "graph/graph.h"
@@ -12,10 +14,21 @@
 
 namespace pt {
 
-proto::Partition partition_message(const Graph& g, const Classification& c, const Extraction& e, const Settings& s);
+// On an arena of its own (arena_graph.h): the joint graph's nodes are
+// copied into it, one allocation per large block rather than per string.
+std::shared_ptr<proto::Partition> partition_message(const Graph& g, const Classification& c, const Extraction& e,
+                                                    const Settings& s);
 
-// The parts partition_message assembles, for writers that serialize the
-// joint graph's nodes in place (partition/partition_bytes.h).
+// The partition in binary protobuf, written to `out` as a sequence of
+// Partition messages: the skeleton, then pieces of a thousand nodes each.
+// Binary protobuf merges concatenated messages (repeated fields append), so
+// the bytes parse as partition_message's message, and the whole message
+// never exists at once (at 10^6 nodes a copy of the joint graph's nodes,
+// ~1 GB). Deterministic. Throws InputError above protobuf's 2 GiB.
+void write_partition_binary(std::ostream& out, const Graph& g, const Classification& c, const Extraction& e,
+                            const Settings& s);
+
+// The parts partition_message assembles.
 //
 // Which nodes each graph holds, in order: the forward is forward_nodes (the
 // joint graph's nodes as they are) then an output node of forward_outputs;

@@ -15,13 +15,13 @@ CutSolution solve_cut(const Graph& g, const Classification& c, const Settings& s
   return sol;
 }
 
-PartitionResult partition_graph(const Graph& prepared, const Settings& s, unsigned threads) {
+PartitionResult partition_graph(const Graph& prepared, const Settings& s) {
   PartitionResult r;
   StageTimer timer;
-  r.classification = classify(prepared, threads);
+  r.classification = classify(prepared);
   timer.mark("classify", r.timings);
   // Timed with the flow network, which built them before the report shared them.
-  r.node_ops = std::make_shared<const NodeOpClasses>(prepared, s.op_classes, threads);
+  r.node_ops = std::make_shared<const NodeOpClasses>(prepared, s.op_classes);
   if (!r.classification.any_required_bw()) {
     // Nothing reads a tangent: PyTorch falls back to its default partition.
     r.default_partition = true;
@@ -29,7 +29,7 @@ PartitionResult partition_graph(const Graph& prepared, const Settings& s, unsign
     r.solution.network = build_flow_network(prepared, r.classification, s, BanOptions::from_settings(s), *r.node_ops);
     r.chosen = d.saved_values;
     r.chosen.insert(r.chosen.end(), d.saved_sym_nodes.begin(), d.saved_sym_nodes.end());
-    r.extraction = extract_partition(prepared, r.classification, d.saved_values, d.saved_sym_nodes, threads);
+    r.extraction = extract_partition(prepared, r.classification, d.saved_values, d.saved_sym_nodes);
     timer.mark("extract", r.timings);
     return r;
   }
@@ -57,7 +57,7 @@ PartitionResult partition_graph(const Graph& prepared, const Settings& s, unsign
     chosen = r.solution.cut.saved;
   }
   r.chosen = chosen;
-  r.extraction = extract_partition(prepared, r.classification, chosen, threads);
+  r.extraction = extract_partition(prepared, r.classification, chosen);
   timer.mark("extract", r.timings);
   return r;
 }

@@ -44,8 +44,6 @@ struct PartitionResult {
 // no finite cut exists.
 CutSolution solve_cut(const Graph& g, const Classification& c, const Settings& s, const BanOptions& o);
 
-// `threads` bounds the stages that split their work (classification, the op
-// classes, extraction; 0: their default); the result does not depend on it.
-PartitionResult partition_graph(const Graph& prepared, const Settings& s, unsigned threads = 0);
+PartitionResult partition_graph(const Graph& prepared, const Settings& s);
 
 }  // namespace pt

@@ -31,18 +31,15 @@ struct Partitioned {
   std::vector<StageTiming> timings;  // prepare, then the partitioner's stages
 };
 
-// `threads` bounds the partitioner's stages that split their work
-// (extraction, graph/side_by_side.h; 0: each stage's default); results do
-// not depend on it.
-Partitioned partition_joint(const Graph& joint, const Settings& settings, unsigned threads = 0);
+Partitioned partition_joint(const Graph& joint, const Settings& settings);
 
 // partition_joint for a caller done with the joint graph's nodes (the
 // partition command): the prepared graph is built from them instead of from
 // copies (prepare_consuming), so the two never coexist (at 10^6 nodes,
-// ~0.3 GB of the peak; issue 7's target is 2 GB). `joint` keeps its
+// ~0.3 GB of the peak). `joint` keeps its
 // message, source and name index, which the prepared graph shares; its
 // nodes, users and outputs are emptied: take a JointSummary
 // (report/report_model.h) before.
-Partitioned partition_joint_releasing(Graph& joint, const Settings& settings, unsigned threads = 0);
+Partitioned partition_joint_releasing(Graph& joint, const Settings& settings);
 
 }  // namespace pt

@@ -2,14 +2,13 @@
 
 namespace pt {
 
-LimitedPlan apply_memory_limit(Partitioned& p, const Settings& s, const Device& device, const BandwidthOptions& o,
-                               unsigned threads) {
+LimitedPlan apply_memory_limit(Partitioned& p, const Settings& s, const Device& device, const BandwidthOptions& o) {
   LimitedPlan out{s, std::nullopt};
   if (s.memory_limit == 0) return out;
-  const PlanCandidates candidates = plan_candidates(p.prepared.graph, s, device, o, threads);
+  const PlanCandidates candidates = plan_candidates(p.prepared.graph, s, device, o);
   out.plan = choose_plan(candidates, s.memory_limit);
   out.settings = plan_settings(s, out.plan->chosen);
-  p.result = partition_plan(p.prepared.graph, s, out.plan->chosen, threads);
+  p.result = partition_plan(p.prepared.graph, s, out.plan->chosen);
   return out;
 }
 

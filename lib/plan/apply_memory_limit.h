@@ -20,8 +20,7 @@ struct LimitedPlan {
 };
 
 // Without a limit p is left as it is. Throws InfeasibleError (one line)
-// when no plan fits. `threads` as partition_graph's.
-LimitedPlan apply_memory_limit(Partitioned& p, const Settings& s, const Device& device, const BandwidthOptions& o,
-                               unsigned threads = 0);
+// when no plan fits.
+LimitedPlan apply_memory_limit(Partitioned& p, const Settings& s, const Device& device, const BandwidthOptions& o);
 
 }  // namespace pt

@@ -28,9 +28,9 @@ void evaluate(const Graph& prepared, const Settings& base, const Device& device,
               PlanCandidate& c) {
   const Settings s = knob_settings(base, c);
   try {
-    const PartitionResult r = partition_graph(prepared, s, 1);
+    const PartitionResult r = partition_graph(prepared, s);
     c.saved = r.extraction.fw_saved_outputs();
-    predict_plan(prepared, r, s, device, o, 1, c);
+    predict_plan(prepared, r, s, device, o, c);
   } catch (const InfeasibleError& e) {
     c.error = e.what();
   }

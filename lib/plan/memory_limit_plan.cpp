@@ -63,12 +63,11 @@ std::string live_text(const Graph& g, const std::vector<NodeId>& live) {
 
 Settings plan_settings(const Settings& base, const PlanCandidate& c) { return knob_settings(base, c); }
 
-PartitionResult partition_plan(const Graph& prepared, const Settings& base, const PlanCandidate& c,
-                               unsigned threads) {
+PartitionResult partition_plan(const Graph& prepared, const Settings& base, const PlanCandidate& c) {
   const Settings s = plan_settings(base, c);
-  PartitionResult r = partition_graph(prepared, s, threads);
+  PartitionResult r = partition_graph(prepared, s);
   if (c.family != PlanFamily::PerValueSearch) return r;
-  PartitionResult edited = partition_with_saved(prepared, r, c.saved, threads);
+  PartitionResult edited = partition_with_saved(prepared, r, c.saved);
   edited.timings = std::move(r.timings);
   return edited;
 }
@@ -83,7 +82,7 @@ PlanCandidates plan_candidates(const Graph& prepared, const Settings& base, cons
   const std::vector<PlanCandidate> knobs = out.all;
   // Classification and op lookups do not depend on the knobs: one partition
   // lends them to every search.
-  const PartitionResult lent = partition_graph(prepared, base, jobs == 1 ? 1 : 0);
+  const PartitionResult lent = partition_graph(prepared, base);
   for (size_t at : search_starts(knob_frontier(knobs))) {
     auto found = search_values(prepared, lent, base, knobs[at], device, o, jobs);
     out.all.insert(out.all.end(), std::make_move_iterator(found.begin()), std::make_move_iterator(found.end()));
@@ -97,7 +96,7 @@ PlanCandidates plan_candidates(const Graph& prepared, const Settings& base, cons
   }
   if (any) {
     const PlanCandidate& low = out.all[out.lowest_peak];
-    const PartitionResult r = partition_plan(prepared, base, low, jobs == 1 ? 1 : 0);
+    const PartitionResult r = partition_plan(prepared, base, low);
     out.lowest_peak_live = live_text(
         prepared, saved_live_at_peak(prepared, r.extraction, low.peak_at, low.peak_pass, o.backward_order_from_tangents));
   }

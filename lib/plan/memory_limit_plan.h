@@ -59,7 +59,6 @@ MemoryPlan choose_plan(const PlanCandidates& candidates, uint64_t limit);
 // The chosen plan's partition of `prepared`, as the report and the written
 // partition need it, and the settings it was partitioned under.
 Settings plan_settings(const Settings& base, const PlanCandidate& c);
-PartitionResult partition_plan(const Graph& prepared, const Settings& base, const PlanCandidate& c,
-                               unsigned threads = 0);
+PartitionResult partition_plan(const Graph& prepared, const Settings& base, const PlanCandidate& c);
 
 }  // namespace pt

@@ -40,7 +40,7 @@ SweepResult run_memory_limit_sweep(const Graph& joint, const Settings& base, con
   out.graph = joint.header->name();
   out.key = "memory_limit";
   out.device = device.name;
-  const PrepareResult prepared = prepare(joint, base, jobs);
+  const PrepareResult prepared = prepare(joint, base);
   const Graph& g = prepared.graph;
   const PlanCandidates candidates = plan_candidates(g, base, device, o, jobs);
   for (const PlanCandidate& c : candidates.all) {
@@ -59,7 +59,7 @@ SweepResult run_memory_limit_sweep(const Graph& joint, const Settings& base, con
       auto it = made.find(key);
       if (it == made.end()) {
         const Settings s = plan_settings(base, chosen);
-        it = made.emplace(key, sweep_row(g, partition_plan(g, base, chosen, jobs == 1 ? 1 : 0), s, device, o, 0))
+        it = made.emplace(key, sweep_row(g, partition_plan(g, base, chosen), s, device, o))
                  .first;
       }
       row = it->second;

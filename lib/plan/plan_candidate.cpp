@@ -33,10 +33,10 @@ Settings knob_settings(const Settings& base, const PlanCandidate& c) {
 }
 
 void predict_plan(const Graph& prepared, const PartitionResult& r, const Settings& s, const Device& device,
-                  const BandwidthOptions& o, unsigned threads, PlanCandidate& c) {
+                  const BandwidthOptions& o, PlanCandidate& c) {
   // As the sweep's rows: totals only, then the fusion-aware peak from the
   // estimate's stored masks (report/bandwidth_model.h).
-  const BandwidthEstimate bw = estimate_bandwidth(prepared, r, s.op_classes, device, o, threads, PassDetail::Totals);
+  const BandwidthEstimate bw = estimate_bandwidth(prepared, r, s.op_classes, device, o, PassDetail::Totals);
   c.forward_seconds = bw.forward.seconds;
   c.backward_seconds = bw.backward.seconds;
   c.step_seconds = bw.forward.seconds + bw.backward.seconds;
@@ -47,12 +47,12 @@ void predict_plan(const Graph& prepared, const PartitionResult& r, const Setting
 }
 
 PartitionResult partition_with_saved(const Graph& prepared, const PartitionResult& base,
-                                     const std::vector<NodeId>& saved, unsigned threads) {
+                                     const std::vector<NodeId>& saved) {
   PartitionResult r;
   r.classification = base.classification;
   r.node_ops = base.node_ops;
   r.chosen = saved;
-  r.extraction = extract_partition(prepared, r.classification, saved, threads);
+  r.extraction = extract_partition(prepared, r.classification, saved);
   return r;
 }
 

@@ -59,14 +59,14 @@ struct PlanCandidate {
 Settings knob_settings(const Settings& base, const PlanCandidate& c);
 
 // Fills c's prediction (peak and step time) for the partition r of the
-// prepared graph, as the report does. `threads` as estimate_bandwidth's.
+// prepared graph, as the report does.
 void predict_plan(const Graph& prepared, const PartitionResult& r, const Settings& s, const Device& device,
-                  const BandwidthOptions& o, unsigned threads, PlanCandidate& c);
+                  const BandwidthOptions& o, PlanCandidate& c);
 
 // A partition whose saved set is `saved` rather than a min cut's: base's
 // classification and op lookups, a fresh extraction, no flow network.
 // Throws InfeasibleError when a gradient cannot be computed from it.
 PartitionResult partition_with_saved(const Graph& prepared, const PartitionResult& base,
-                                     const std::vector<NodeId>& saved, unsigned threads = 1);
+                                     const std::vector<NodeId>& saved);
 
 }  // namespace pt

@@ -90,7 +90,7 @@ std::vector<PlanCandidate> search_values(const Graph& prepared, const PartitionR
         m.plan.origin = start.description();
         m.plan.moves = recomputed_values + static_cast<int>(batches[i]);
         m.plan.saved = r.extraction.fw_saved_outputs();
-        predict_plan(prepared, r, s, device, o, 1, m.plan);
+        predict_plan(prepared, r, s, device, o, m.plan);
         m.result = std::move(r);
       } catch (const InfeasibleError&) {
         // no backward from this saved set: not a move

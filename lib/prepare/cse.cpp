@@ -6,10 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "graph/heap_top.h"
 #include "graph/name_hash.h"
-#include "graph/page_prefault.h"
-#include "graph/side_by_side.h"
 #include "prepare/cse_key.h"
 #include "prepare/mutation.h"
 #include "prepare/output_alias.h"
@@ -194,18 +191,16 @@ void fill_node_traits(const Graph& g, const Flags& present, const OpClasses& ops
 
 }  // namespace
 
-std::vector<NodeId> cse_merge_targets(const Graph& g, const Flags& present, const OpClasses& ops, unsigned threads) {
+std::vector<NodeId> cse_merge_targets(const Graph& g, const Flags& present, const OpClasses& ops) {
   const NodeId count = g.size();
   std::vector<NodeId> kept_as(static_cast<size_t>(count));
   for (NodeId id = 0; id < count; ++id) kept_as[id] = id;
-  Flags alias;
   NodeTraits traits;
   traits.takes_part.assign(static_cast<size_t>(count), 0);
   traits.seed.resize(static_cast<size_t>(count));
   traits.region.resize(static_cast<size_t>(count));
-  run_side_by_side(
-      split_in_two(threads, count), [&] { fill_node_traits(g, present, ops, traits); },
-      [&] { alias = aliases_output(g, present, ops); });
+  fill_node_traits(g, present, ops, traits);
+  const Flags alias = aliases_output(g, present, ops);
 
   // Keys are written only for nodes that share their signature (op packet and
   // merged references) with another: a node alone with its signature has
@@ -242,12 +237,6 @@ std::vector<NodeId> cse_merge_targets(const Graph& g, const Flags& present, cons
   constexpr NodeId kLookAhead = 8;
   constexpr NodeId kPrefetchFrom = NodeId{1} << 16;
   const NodeId prefetch_to = count >= kPrefetchFrom ? count : 0;
-  // The walk below runs on this thread alone (10^6 nodes: 85-110 ms): the
-  // other clears the heap's free end meanwhile, for the blocks the
-  // following stages take (heap_top.h; up to kWarmBytesPerNode a node, so
-  // small graphs, whose heap has more room than they use, are left alone).
-  const BackgroundPrefault warm_heap_top(malloc_heap_top(kWarmBytesPerNode * static_cast<size_t>(count)),
-                                         split_in_two(threads, count), BackgroundPrefault::Order::FromStart);
   for (NodeId id = 0; id < count; ++id) {
     if (const NodeId ahead = id + kLookAhead; ahead < prefetch_to && traits.takes_part[ahead]) {
       first_of.prefetch(signature(traits.seed[ahead], g[ahead], kept_as));

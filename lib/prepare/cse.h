@@ -19,9 +19,6 @@ namespace pt {
 // `present`: the nodes that survived dead-code elimination; the others are
 // skipped (they neither merge nor count as mutations). Returns, per node, the
 // node it is merged into, or the node itself when it is kept (or absent).
-// `threads` (--threads): on large graphs the per-node facts the walk reads
-// and the output aliases are found side by side; the result does not depend on it.
-std::vector<NodeId> cse_merge_targets(const Graph& g, const Flags& present, const OpClasses& ops,
-                                      unsigned threads = 1);
+std::vector<NodeId> cse_merge_targets(const Graph& g, const Flags& present, const OpClasses& ops);
 
 }  // namespace pt

@@ -33,18 +33,18 @@ class KeyWriter {
 // Writes one leaf (anything but a list). Node references are read from
 // `refs` (the node's inputs, which validation collected in this same order:
 // args pre-order, then kwargs by key), advancing `next`. Returns false on NaN.
-bool write_leaf(const ArgView& a, NodeRefs refs, size_t& next, KeyWriter& w) {
+bool write_leaf(const proto::Arg& a, NodeRefs refs, size_t& next, KeyWriter& w) {
   switch (a.kind_case()) {
-    case ArgView::kNode: {
+    case proto::Arg::kNode: {
       w.tag('N');
       w.ref(refs[next++]);
       break;
     }
-    case ArgView::kInt:
+    case proto::Arg::kInt:
       w.tag('I');
       w.i64(a.int_());
       break;
-    case ArgView::kFloat: {
+    case proto::Arg::kFloat: {
       double v = a.float_();
       if (std::isnan(v)) return false;
       if (v == 0.0) v = 0.0;  // -0.0 == 0.0 in Python
@@ -54,45 +54,45 @@ bool write_leaf(const ArgView& a, NodeRefs refs, size_t& next, KeyWriter& w) {
       w.i64(bits);
       break;
     }
-    case ArgView::kBool:
+    case proto::Arg::kBool:
       w.tag(a.bool_() ? 'T' : 'X');
       break;
-    case ArgView::kStr:
+    case proto::Arg::kStr:
       w.tag('S');
       w.text(a.str());
       break;
-    case ArgView::kNone:
+    case proto::Arg::kNone:
       w.tag('Z');
       break;
-    case ArgView::kList:  // write_arg's; never passed here
+    case proto::Arg::kList:  // write_arg's; never passed here
       break;
-    case ArgView::kDtype:
+    case proto::Arg::kDtype:
       w.tag('D');
       w.text(a.dtype());
       break;
-    case ArgView::kDevice:
+    case proto::Arg::kDevice:
       w.tag('V');
       w.text(a.device());
       break;
-    case ArgView::kRepr:
+    case proto::Arg::kRepr:
       w.tag('R');
       w.text(a.repr());
       break;
-    case ArgView::KIND_NOT_SET:
+    case proto::Arg::KIND_NOT_SET:
       w.tag('?');  // rejected by validation; kept distinct anyway
       break;
   }
   return true;
 }
 
-void write_list_header(const ArgView& a, KeyWriter& w) {
+void write_list_header(const proto::Arg& a, KeyWriter& w) {
   w.tag('L');
   w.u32(static_cast<uint32_t>(a.list().items_size()));
 }
 
-bool is_flat_list(const ArgView& a) {
-  for (const ArgView item : a.list().items()) {
-    if (item.kind_case() == ArgView::kList) return false;
+bool is_flat_list(const proto::Arg& a) {
+  for (const proto::Arg& item : a.list().items()) {
+    if (item.kind_case() == proto::Arg::kList) return false;
   }
   return true;
 }
@@ -101,53 +101,46 @@ bool is_flat_list(const ArgView& a) {
 // leaves (nearly every arg: refs, ints, shapes, tensor lists) is written
 // straight; only nested lists take the explicit stack, whose allocation per
 // arg was a third of the key's cost (callgrind, gpt2_124m).
-bool write_arg(const ArgView& root, NodeRefs refs, size_t& next, KeyWriter& w) {
-  if (root.kind_case() != ArgView::kList) return write_leaf(root, refs, next, w);
+bool write_arg(const proto::Arg& root, NodeRefs refs, size_t& next, KeyWriter& w) {
+  if (root.kind_case() != proto::Arg::kList) return write_leaf(root, refs, next, w);
   if (is_flat_list(root)) {
     write_list_header(root, w);
-    for (const ArgView item : root.list().items()) {
+    for (const proto::Arg& item : root.list().items()) {
       if (!write_leaf(item, refs, next, w)) return false;
     }
     return true;
   }
-  std::vector<ArgView> stack{root};
+  std::vector<const proto::Arg*> stack{&root};
   while (!stack.empty()) {
-    const ArgView a = stack.back();
+    const proto::Arg& a = *stack.back();
     stack.pop_back();
-    if (a.kind_case() != ArgView::kList) {
+    if (a.kind_case() != proto::Arg::kList) {
       if (!write_leaf(a, refs, next, w)) return false;
       continue;
     }
     write_list_header(a, w);
     // Pushed in reverse, so the items pop in order.
-    const size_t at = stack.size();
-    for (const ArgView item : a.list().items()) stack.push_back(item);
-    std::reverse(stack.begin() + static_cast<std::ptrdiff_t>(at), stack.end());
+    const auto& items = a.list().items();
+    for (auto it = items.rbegin(); it != items.rend(); ++it) stack.push_back(&*it);
   }
   return true;
 }
 
 bool write_key(const Graph& g, NodeId id, KeyWriter& w) {
-  // Every field it reads in one pass (the lazy view scanned the record once
-  // per accessor: four times).
-  const NodeFields pn(g.record_bytes(id));
+  const proto::Node& pn = g.record(id);
   const NodeRefs refs = g[id].inputs;
   size_t next = 0;
   w.text(pn.target());
   w.u32(static_cast<uint32_t>(pn.args_size()));
-  for (const ArgView arg : pn.args()) {
+  for (const proto::Arg& arg : pn.args()) {
     if (!write_arg(arg, refs, next, w)) return false;
   }
   // Kwargs by key: the order a map gives is not part of the identity.
-  // (Records list them by key already: sorting is a check.)
-  std::vector<std::pair<std::string_view, ArgView>> kwargs;
-  for (const KwargView kv : pn.kwargs()) kwargs.emplace_back(kv.first, kv.second);
-  const auto by_key = [](const auto& a, const auto& b) { return a.first < b.first; };
-  if (!std::is_sorted(kwargs.begin(), kwargs.end(), by_key)) std::sort(kwargs.begin(), kwargs.end(), by_key);
-  w.u32(static_cast<uint32_t>(kwargs.size()));
-  for (const auto& [k, v] : kwargs) {
-    w.text(k);
-    if (!write_arg(v, refs, next, w)) return false;
+  w.u32(static_cast<uint32_t>(pn.kwargs().size()));
+  if (pn.kwargs().empty()) return true;
+  for (const auto& [k, v] : kwargs_by_key(pn)) {
+    w.text(*k);
+    if (!write_arg(*v, refs, next, w)) return false;
   }
   return true;
 }

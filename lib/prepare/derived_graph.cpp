@@ -6,26 +6,21 @@
 #include <utility>
 #include <vector>
 
-#include "graph/record_edit.h"
-#include "graph/side_by_side.h"
+#include "graph/arena_graph.h"
 
 namespace pt {
 
 namespace {
 
-// Changes node `id`'s record: `edit` maps its bytes to the new ones
-// (record_edit.h), kept in the overlay (replacing its earlier copy there,
-// if any).
-template <typename Edit>
-void edit_record(DerivedGraph& d, NodeId id, const Edit& edit) {
-  Node& n = d.graph.nodes[id];
-  std::string record = edit(d.graph.record_bytes(id));
-  if (n.record_index < 0) {
-    d.overlay->set_owned(static_cast<size_t>(-1 - n.record_index), std::move(record));
-  } else {
-    d.overlay->add_owned(std::move(record));
-    n.record_index = -static_cast<int>(d.overlay->size());
-  }
+// Node `id`'s record as a copy in the overlay, which the caller may change
+// (the copy made on the first change; later changes edit the same copy).
+proto::Node& own_record(DerivedGraph& d, NodeId id) {
+  Node& n = d.graph.nodes[static_cast<size_t>(id)];
+  if (n.record_index < 0) return *d.overlay->mutable_nodes(-1 - n.record_index);
+  proto::Node* copy = d.overlay->add_nodes();
+  *copy = d.graph.record(id);
+  n.record_index = -d.overlay->nodes_size();
+  return *copy;
 }
 
 // What both variants share: the header, the new ids, the name index remap.
@@ -36,10 +31,9 @@ struct Plan {
 
 DerivedGraph begin_derived(const Graph& g, const Flags& keep, Plan& plan) {
   DerivedGraph d;
-  d.overlay = std::make_shared<NodeRecords>();
+  d.overlay = new_arena_graph();
   Graph& out = d.graph;
   out.header = g.header;
-  out.records = g.records;
   out.overlay = d.overlay;
   out.packets = g.packets;
   out.source = g.source;
@@ -86,95 +80,72 @@ std::vector<NodeId> nodes_reading_merged(const Graph& g, const Flags& keep, cons
   return out;
 }
 
-// The records of `ids` (source nodes, in place) with each reference to a
-// merged node renamed to the node it merged into. Every reference in a
-// record is one of the node's inputs (validation), so a reference is
-// compared with the names of the few merged inputs instead of looked up in
-// the name index: at 10^6 nodes each lookup missed the cache at its slot
-// and at the name's bytes (51,000 records). With `parallel`, each half on a
-// thread of its own; the second half's records are then copied on this
-// thread, so that they do not stay in the second thread's malloc arena
-// (see map_references).
-std::vector<std::string> renamed_records(const Graph& g, const std::vector<NodeId>& ids,
-                                         const std::vector<NodeId>& kept_as, bool parallel) {
-  std::vector<std::string> out(ids.size());
-  auto rename_range = [&](size_t from, size_t to) {
-    std::vector<std::pair<std::string_view, std::string_view>> merged;
-    const RenameRef rename = [&](std::string_view name) -> std::string_view {
-      for (const auto& [old_name, new_name] : merged) {
-        if (name == old_name) return new_name;
+// Node references in `arg` (nested lists included) renamed as `merged`
+// pairs (old name, new name) say.
+using MergedNames = std::vector<std::pair<std::string_view, std::string_view>>;
+void rename_refs(proto::Arg& arg, const MergedNames& merged) {
+  if (arg.kind_case() == proto::Arg::kNode) {
+    for (const auto& [old_name, new_name] : merged) {
+      if (arg.node() == old_name) {
+        arg.set_node(std::string(new_name));
+        return;
       }
-      return {};
-    };
-    for (size_t k = from; k < to; ++k) {
-      merged.clear();
-      for (NodeId in : g[ids[k]].inputs) {
-        if (kept_as[in] != in) merged.emplace_back(g[in].name, g[kept_as[in]].name);
-      }
-      out[k] = rename_node_refs(g.record_bytes(ids[k]), rename);
     }
-  };
-  const size_t half = parallel ? ids.size() / 2 : ids.size();
-  run_side_by_side(parallel, [&] { rename_range(half, ids.size()); }, [&] { rename_range(0, half); });
-  if (parallel) {
-    for (size_t k = half; k < ids.size(); ++k) out[k] = std::string(out[k]);
+  } else if (arg.kind_case() == proto::Arg::kList) {
+    for (proto::Arg& item : *arg.mutable_list()->mutable_items()) rename_refs(item, merged);
+  }
+}
+
+// Copies of the records of `ids` (source nodes, in place) in the overlay,
+// each reference to a merged node renamed to the node it merged into; the
+// copies' overlay indices, in the order of `ids`. Every reference in a
+// record is one of the node's inputs (validation), so a reference is
+// compared with the names of the few merged inputs.
+std::vector<int> renamed_records(const Graph& g, const std::vector<NodeId>& ids, const std::vector<NodeId>& kept_as,
+                                 proto::Graph& overlay) {
+  std::vector<int> out;
+  out.reserve(ids.size());
+  MergedNames merged;
+  for (NodeId id : ids) {
+    merged.clear();
+    for (NodeId in : g[id].inputs) {
+      if (kept_as[in] != in) merged.emplace_back(g[in].name, g[kept_as[in]].name);
+    }
+    proto::Node& copy = *overlay.add_nodes();
+    copy = g.record(id);
+    for (proto::Arg& arg : *copy.mutable_args()) rename_refs(arg, merged);
+    for (auto& [key, arg] : *copy.mutable_kwargs()) rename_refs(arg, merged);
+    out.push_back(-overlay.nodes_size());
   }
   return out;
 }
 
-// Those records into the overlay, in graph order: record_index[k] receives
-// where records[k] went.
-template <typename IndexOf>
-void add_to_overlay(std::vector<std::string>& records, DerivedGraph& d, const IndexOf& record_index_of) {
-  for (size_t k = 0; k < records.size(); ++k) {
-    d.overlay->add_owned(std::move(records[k]));
-    record_index_of(k) = -static_cast<int>(d.overlay->size());
-  }
-  records = {};
-}
-
 // The derived nodes' references, mapped to the new ids, into one block of
-// the derived graph's own (the source's blocks hold the old ids). With
-// `parallel`, each half of the nodes on a thread of its own. The block is
-// allocated here, on the thread whose graph keeps it: glibc would keep a
-// block the second thread allocated in that thread's arena, beside what
-// the later stages' second threads allocate there.
+// the derived graph's own (the source's blocks hold the old ids).
 template <typename Map>
-void map_references(const Map& map, Graph& out, bool parallel) {
-  const size_t count = out.nodes.size();
-  const size_t half = parallel ? count / 2 : count;
-  auto ids_of = [&](size_t from, size_t to) {
-    size_t total = 0;
-    for (size_t k = from; k < to; ++k) total += out.nodes[k].inputs.size() + out.nodes[k].positional_inputs.size();
-    return total;
+void map_references(const Map& map, Graph& out) {
+  size_t total = 0;
+  for (const Node& n : out.nodes) total += n.inputs.size() + n.positional_inputs.size();
+  const auto block = std::make_shared_for_overwrite<NodeId[]>(total);
+  NodeId* at = block.get();
+  auto remap = [&](NodeRefs refs) {
+    NodeId* const start = at;
+    for (NodeId in : refs) *at++ = map(in);
+    return NodeRefs(start, refs.size());
   };
-  const size_t first_half = ids_of(0, half);
-  const auto block = std::make_shared_for_overwrite<NodeId[]>(first_half + ids_of(half, count));
-  auto map_range = [&](size_t from, size_t to, NodeId* at) {
-    auto remap = [&](NodeRefs refs) {
-      NodeId* const start = at;
-      for (NodeId in : refs) *at++ = map(in);
-      return NodeRefs(start, refs.size());
-    };
-    for (size_t k = from; k < to; ++k) {
-      Node& n = out.nodes[k];
-      n.inputs = remap(n.inputs);
-      n.positional_inputs = remap(n.positional_inputs);
-    }
-  };
-  run_side_by_side(
-      parallel, [&] { map_range(half, count, block.get() + first_half); },
-      [&] { map_range(0, half, block.get()); });
+  for (Node& n : out.nodes) {
+    n.inputs = remap(n.inputs);
+    n.positional_inputs = remap(n.positional_inputs);
+  }
   out.ref_blocks = {block};
 }
 
 // References, users, outputs and static lifetimes of the derived nodes.
-void finish_derived(const Graph& g, const Plan& plan, const std::vector<NodeId>& kept_as, DerivedGraph& d,
-                    bool parallel) {
+void finish_derived(const Graph& g, const Plan& plan, const std::vector<NodeId>& kept_as, DerivedGraph& d) {
   // nodes_reading_merged checked that every reference maps to a kept node.
   const auto map = [&](NodeId ref) { return plan.new_id[kept_as[ref]]; };
   Graph& out = d.graph;
-  map_references(map, out, parallel);
+  map_references(map, out);
   out.users = UserLists(out.nodes);
   out.outputs.reserve(g.outputs.size());
   for (NodeId o : g.outputs) out.outputs.push_back(o == kNoNode ? kNoNode : map(o));
@@ -188,12 +159,11 @@ void finish_derived(const Graph& g, const Plan& plan, const std::vector<NodeId>&
 
 }  // namespace
 
-DerivedGraph derive_graph(const Graph& g, const Flags& keep, const std::vector<NodeId>& kept_as, unsigned threads) {
-  const bool parallel = split_in_two(threads, g.size());
+DerivedGraph derive_graph(const Graph& g, const Flags& keep, const std::vector<NodeId>& kept_as) {
   Plan plan;
   DerivedGraph d = begin_derived(g, keep, plan);
   const std::vector<NodeId> rewritten = nodes_reading_merged(g, keep, kept_as, plan);
-  std::vector<std::string> records = renamed_records(g, rewritten, kept_as, parallel);
+  const std::vector<int> records = renamed_records(g, rewritten, kept_as, *d.overlay);
   Graph& out = d.graph;
   out.nodes.reserve(static_cast<size_t>(plan.count));
   for (NodeId id = 0; id < g.size(); ++id) {
@@ -201,20 +171,18 @@ DerivedGraph derive_graph(const Graph& g, const Flags& keep, const std::vector<N
     out.nodes.push_back(g[id]);  // its references mapped in finish_derived
     if (g[id].input_kind == InputKind::Primal) out.primals.push_back(plan.new_id[id]);
   }
-  add_to_overlay(records, d, [&](size_t k) -> int& { return out.nodes[plan.new_id[rewritten[k]]].record_index; });
-  finish_derived(g, plan, kept_as, d, parallel);
+  for (size_t k = 0; k < rewritten.size(); ++k) out.nodes[plan.new_id[rewritten[k]]].record_index = records[k];
+  finish_derived(g, plan, kept_as, d);
   return d;
 }
 
-DerivedGraph derive_graph_consuming(Graph& g, const Flags& keep, const std::vector<NodeId>& kept_as,
-                                    unsigned threads) {
-  const bool parallel = split_in_two(threads, g.size());
+DerivedGraph derive_graph_consuming(Graph& g, const Flags& keep, const std::vector<NodeId>& kept_as) {
   Plan plan;
   DerivedGraph d = begin_derived(g, keep, plan);
   // Names and records are read while the nodes are still in place.
   const std::vector<NodeId> rewritten = nodes_reading_merged(g, keep, kept_as, plan);
-  std::vector<std::string> records = renamed_records(g, rewritten, kept_as, parallel);
-  add_to_overlay(records, d, [&](size_t k) -> int& { return g.nodes[rewritten[k]].record_index; });
+  const std::vector<int> records = renamed_records(g, rewritten, kept_as, *d.overlay);
+  for (size_t k = 0; k < rewritten.size(); ++k) g.nodes[rewritten[k]].record_index = records[k];
   g.users = {};  // rebuilt below from the derived nodes
   Graph& out = d.graph;
   const NodeId n_source = g.size();
@@ -228,7 +196,7 @@ DerivedGraph derive_graph_consuming(Graph& g, const Flags& keep, const std::vect
   g.nodes.resize(static_cast<size_t>(plan.count));  // capacity kept: shrinking would copy them all
   out.nodes = std::move(g.nodes);
   g.nodes = {};
-  finish_derived(g, plan, kept_as, d, parallel);
+  finish_derived(g, plan, kept_as, d);
   g.outputs = {};
   g.primals = {};
   g.static_lifetime = {};
@@ -238,8 +206,7 @@ DerivedGraph derive_graph_consuming(Graph& g, const Flags& keep, const std::vect
 
 void set_recompute_tag(DerivedGraph& d, NodeId id, Recompute tag, const std::string& text) {
   d.graph.nodes[id].recompute = tag;
-  constexpr uint32_t kRecompute = 9;  // Node.recompute in schemas/graph.proto
-  edit_record(d, id, [&](std::string_view record) { return with_string_field(record, kRecompute, text); });
+  own_record(d, id).set_recompute(text);
 }
 
 }  // namespace pt

@@ -70,8 +70,8 @@ bool is_mutation_node(const Graph& g, NodeId id) {
     return n.is_mutable;
   }
   if (name_looks_mutating(last_component(n.target))) return true;
-  const auto out = g.record(id).kwarg("out");
-  return out && out->kind_case() != ArgView::kNone;
+  const proto::Arg* out = find_kwarg(g.record(id), "out");
+  return out && out->kind_case() != proto::Arg::kNone;
 }
 
 bool returns_first_arg_storage(const Node& n) {

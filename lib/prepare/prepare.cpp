@@ -9,12 +9,12 @@ namespace pt {
 
 namespace {
 
-PrepareResult prepare_graph(const Graph& joint, const Settings& settings, Graph* consume, unsigned threads) {
+PrepareResult prepare_graph(const Graph& joint, const Settings& settings, Graph* consume) {
   PrepareResult r;
   const Flags live = live_nodes(joint);
   std::vector<NodeId> kept_as;
   if (settings.cse) {
-    kept_as = cse_merge_targets(joint, live, settings.op_classes, threads);
+    kept_as = cse_merge_targets(joint, live, settings.op_classes);
   } else {
     kept_as.resize(static_cast<size_t>(joint.size()));
     for (NodeId id = 0; id < joint.size(); ++id) kept_as[id] = id;
@@ -30,8 +30,8 @@ PrepareResult prepare_graph(const Graph& joint, const Settings& settings, Graph*
     }
   }
 
-  DerivedGraph derived = consume ? derive_graph_consuming(*consume, keep, kept_as, threads)
-                                 : derive_graph(joint, keep, kept_as, threads);
+  DerivedGraph derived = consume ? derive_graph_consuming(*consume, keep, kept_as)
+                                 : derive_graph(joint, keep, kept_as);
 
   // The tag passes read the prepared graph (its users reflect the merges);
   // their changes are written into both the indexed nodes and their proto
@@ -46,12 +46,12 @@ PrepareResult prepare_graph(const Graph& joint, const Settings& settings, Graph*
 
 }  // namespace
 
-PrepareResult prepare(const Graph& joint, const Settings& settings, unsigned threads) {
-  return prepare_graph(joint, settings, nullptr, threads);
+PrepareResult prepare(const Graph& joint, const Settings& settings) {
+  return prepare_graph(joint, settings, nullptr);
 }
 
-PrepareResult prepare_consuming(Graph& joint, const Settings& settings, unsigned threads) {
-  return prepare_graph(joint, settings, &joint, threads);
+PrepareResult prepare_consuming(Graph& joint, const Settings& settings) {
+  return prepare_graph(joint, settings, &joint);
 }
 
 }  // namespace pt

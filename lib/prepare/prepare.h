@@ -22,13 +22,11 @@ struct PrepareResult {
   std::vector<std::pair<std::string, std::string>> must_save;  // (node, reason) MUST_SAVE set by the tag passes
 };
 
-// `threads` (--threads): large graphs split parts of it across cores
-// (side_by_side.h); the result does not depend on it.
-PrepareResult prepare(const Graph& joint, const Settings& settings, unsigned threads = 1);
+PrepareResult prepare(const Graph& joint, const Settings& settings);
 
 // prepare() for a caller done with the joint graph's nodes: the prepared
 // graph is built from them (derive_graph_consuming), so `joint` keeps only
 // its message, source, packets and name index.
-PrepareResult prepare_consuming(Graph& joint, const Settings& settings, unsigned threads = 1);
+PrepareResult prepare_consuming(Graph& joint, const Settings& settings);
 
 }  // namespace pt

@@ -14,8 +14,8 @@ bool must_recompute(Recompute r) { return r == Recompute::MustRecompute || r == 
 
 // The node passed as args[k], if that arg is a node reference.
 NodeId arg_node(const Graph& g, NodeId id, int k) {
-  const NodeView pn = g.record(id);
-  if (pn.args_size() <= k || pn.args(k).kind_case() != ArgView::kNode) return kNoNode;
+  const proto::Node& pn = g.record(id);
+  if (pn.args_size() <= k || pn.args(k).kind_case() != proto::Arg::kNode) return kNoNode;
   return g.find(pn.args(k).node());
 }
 

@@ -11,13 +11,13 @@ namespace {
 constexpr double kTile = 128;
 
 // is_causal, at positional `index` or as a keyword (false when absent).
-bool is_causal(const NodeView& pn, int index) {
+bool is_causal(const proto::Node& pn, int index) {
   if (index >= pn.args_size()) {
-    const auto kw = pn.kwarg("is_causal");
-    return kw && kw->kind_case() == ArgView::kBool && kw->bool_();
+    const proto::Arg* kw = find_kwarg(pn, "is_causal");
+    return kw && kw->kind_case() == proto::Arg::kBool && kw->bool_();
   }
-  const ArgView a = pn.args(index);
-  return a.kind_case() == ArgView::kBool && a.bool_();
+  const proto::Arg& a = pn.args(index);
+  return a.kind_case() == proto::Arg::kBool && a.bool_();
 }
 
 // The (sequence, head size) of a node's tensor input, or nullopt.
@@ -25,9 +25,9 @@ struct SeqHead {
   double seq = 0, head = 0;
 };
 std::optional<SeqHead> seq_head(const Graph& g, NodeId in) {
-  const ValueView v = g.record(in).val();
-  if (v.kind_case() != ValueView::kTensor || v.tensor().shape_size() != 4) return std::nullopt;
-  const auto s = v.tensor().shape();
+  const proto::Value& v = g.record(in).val();
+  if (v.kind_case() != proto::Value::kTensor || v.tensor().shape_size() != 4) return std::nullopt;
+  const auto& s = v.tensor().shape();
   const int64_t seq = s[2], head = s[3];
   if (seq <= 0 || head <= 0) return std::nullopt;
   return SeqHead{static_cast<double>(seq), static_cast<double>(head)};
@@ -50,7 +50,7 @@ std::optional<double> attention_seconds(const Graph& g, NodeId id, uint64_t flop
   const auto q = seq_head(g, n.positional_inputs[q_at]);
   const auto k = seq_head(g, n.positional_inputs[q_at + 1]);
   if (!q || !k) return std::nullopt;
-  const NodeView pn = g.record(id);
+  const proto::Node& pn = g.record(id);
   const bool causal = is_causal(pn, forward ? 6 : 14);
   const AttentionFit& fit = forward ? (causal ? rates.causal_forward : rates.forward)
                                     : (causal ? rates.causal_backward : rates.backward);

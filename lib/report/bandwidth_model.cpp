@@ -1,12 +1,9 @@
 #include "report/bandwidth_model.h"
 
 #include <functional>
-#include <latch>
 #include <memory>
-#include <optional>
 #include <utility>
 
-#include "graph/side_by_side.h"
 #include "report/pass_cost.h"
 #include "report/value_numel.h"
 
@@ -46,30 +43,20 @@ Materialized both_materialized(const BandwidthEstimate& bw, const BandwidthOptio
   return m;
 }
 
-// Counts a latch down when it goes out of scope, thrown through or not.
-struct CountDownOnExit {
-  std::latch& latch;
-  ~CountDownOnExit() { latch.count_down(); }
-};
-
 // What runs around the two passes' costing (estimate_bandwidth_and_peak's
 // use; each may be empty):
-//   with_forward(forward): on the caller's thread, once the forward is costed;
-//   with_backward_groups(groups): there too, afterwards, once the backward's
-//     kernels are grouped (skipped where grouping threw: that exception is
-//     rethrown when both threads are done); it reads the groups while the
-//     other thread costs them;
-//   then_beside(): on the other thread, once the backward is costed.
+//   with_forward(forward): once the forward is costed;
+//   with_backward_groups(groups): afterwards, with the backward's kernel
+//     groups.
 struct AroundPasses {
   std::function<void(const PassEstimate&)> with_forward;
   std::function<void(const FusionGroups&)> with_backward_groups;
-  std::function<void()> then_beside;
 };
 
 // estimate_bandwidth's work.
 BandwidthEstimate estimate_passes(const Graph& prepared, const PartitionResult& r, const NodeOpClasses& node_ops,
-                                  const Device& device, const BandwidthOptions& o, unsigned threads,
-                                  const AroundPasses& around, PassDetail detail) {
+                                  const Device& device, const BandwidthOptions& o, const AroundPasses& around,
+                                  PassDetail detail) {
   const Extraction& e = r.extraction;
   std::vector<NodeId> fw_outputs = r.classification.fwd_outputs;
   const auto saved = e.fw_saved_outputs();
@@ -82,52 +69,21 @@ BandwidthEstimate estimate_passes(const Graph& prepared, const PartitionResult& 
   }
   // Looked up once per node for both passes.
   const std::vector<uint64_t> numel = value_numels(prepared);
-  // The two passes read the graph and share nothing they write: the
-  // backward (about two thirds of the work) is costed on a second thread
-  // while this one costs the forward, from kParallelNodes nodes on (10^6
-  // nodes: report stage 2.9 -> 2.2 s on two cores). Session 24 split it
-  // from 2,000 nodes (gpt2_124m 9.68 -> 9.38 ms then); session 26 measured
-  // small graphs slower split on the same kind of VM (side_by_side.h has
-  // the figures). The estimate is the same either way; --threads 1 keeps
-  // it on one thread, --threads 2 splits any graph.
-  // The backward's peak memory needs its kernels' groups, not their costs:
-  // this thread simulates it from the groups while the other costs them,
-  // and the report's facts follow there. At 10^6 nodes the backward's
-  // costing and peak simulation took 450-550 ms one after the other while
-  // the forward's side was done after 290-450 ms; split this way the
-  // sides end after 414-458 and 430-536 ms (pt_bench's warm report stage
-  // 620 and 546 -> 499 and 492 ms).
-  // Without a second thread the backward's part runs first
-  // (run_side_by_side), so the wait below returns at once.
-  std::optional<FusionGroups> backward_groups;
-  std::latch grouped(1);
-  auto backward = [&] {
-    {
-      const CountDownOnExit done{grouped};
-      backward_groups.emplace(group_kernels(prepared, e.backward, r.classification.bwd_outputs, node_ops, numel, o,
-                                            e.recomputed));
-    }
-    out.backward = cost_kernels(prepared, *backward_groups, node_ops, numel, device, o, detail);
-    if (around.then_beside) around.then_beside();
-  };
-  auto forward = [&] {
-    out.forward = cost_pass(prepared, e.forward, fw_outputs, node_ops, numel, device, o, {}, detail);
-    if (around.with_forward) around.with_forward(out.forward);
-    if (!around.with_backward_groups) return;
-    grouped.wait();
-    if (backward_groups) around.with_backward_groups(*backward_groups);
-  };
-  run_side_by_side(split_in_two(threads, prepared.size()), backward, forward);
-  move_masks(*backward_groups, out.backward);
+  FusionGroups backward_groups =
+      group_kernels(prepared, e.backward, r.classification.bwd_outputs, node_ops, numel, o, e.recomputed);
+  out.backward = cost_kernels(prepared, backward_groups, node_ops, numel, device, o, detail);
+  out.forward = cost_pass(prepared, e.forward, fw_outputs, node_ops, numel, device, o, {}, detail);
+  if (around.with_forward) around.with_forward(out.forward);
+  if (around.with_backward_groups) around.with_backward_groups(backward_groups);
+  move_masks(backward_groups, out.backward);
   return out;
 }
 
 }  // namespace
 
 BandwidthEstimate estimate_bandwidth(const Graph& prepared, const PartitionResult& r, const OpClasses& ops,
-                                     const Device& device, const BandwidthOptions& o, unsigned threads,
-                                     PassDetail detail) {
-  return estimate_passes(prepared, r, *node_ops_of(prepared, r, ops), device, o, threads, {}, detail);
+                                     const Device& device, const BandwidthOptions& o, PassDetail detail) {
+  return estimate_passes(prepared, r, *node_ops_of(prepared, r, ops), device, o, {}, detail);
 }
 
 PeakMemory fused_peak_memory(const Graph& prepared, const PartitionResult& r, const OpClasses& ops,
@@ -137,8 +93,7 @@ PeakMemory fused_peak_memory(const Graph& prepared, const PartitionResult& r, co
 }
 
 BandwidthAndPeak estimate_bandwidth_and_peak(const Graph& prepared, const PartitionResult& r, const OpClasses& ops,
-                                             const Device& device, const BandwidthOptions& o, unsigned threads,
-                                             const std::function<void()>& beside, PassDetail detail,
+                                             const Device& device, const BandwidthOptions& o, PassDetail detail,
                                              MemoryTimeline* timeline) {
   const auto shared_ops = node_ops_of(prepared, r, ops);
   const NodeOpClasses& node_ops = *shared_ops;
@@ -155,8 +110,7 @@ BandwidthAndPeak estimate_bandwidth_and_peak(const Graph& prepared, const Partit
                                         groups.stored, groups.realized,
                                         o.allocate_at_kernel_launch ? groups.kernel : kAtEachNode, forward, timeline);
   };
-  around.then_beside = beside;
-  out.bandwidth = estimate_passes(prepared, r, node_ops, device, o, threads, around, detail);
+  out.bandwidth = estimate_passes(prepared, r, node_ops, device, o, around, detail);
   return out;
 }
 

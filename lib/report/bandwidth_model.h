@@ -38,7 +38,7 @@
 
 namespace pt {
 
-// (operator==: the fuzzers compare estimates made on one and two threads.)
+// (operator==: tests compare estimates.)
 struct Transfer {
   NodeId node;
   uint64_t bytes;
@@ -102,11 +102,9 @@ PassEstimate estimate_pass(const Graph& g, const Subgraph& pass, const std::vect
 // Both passes of a partition: the forward returns its outputs and the saved
 // values and symbols, the backward its gradients. `ops` are the op classes
 // of the settings r was partitioned with; r.node_ops, the per-node lookup
-// partition_graph made of them, is used when r carries it. `threads` (split_in_two,
-// graph/side_by_side.h) says whether the backward is costed on a second
-// thread; the estimate does not depend on it.
+// partition_graph made of them, is used when r carries it.
 BandwidthEstimate estimate_bandwidth(const Graph& prepared, const PartitionResult& r, const OpClasses& ops,
-                                     const Device& device, const BandwidthOptions& o = {}, unsigned threads = 0,
+                                     const Device& device, const BandwidthOptions& o = {},
                                      PassDetail detail = PassDetail::Kernels);
 
 // Peak memory of the partition where values a kernel keeps in registers
@@ -118,20 +116,15 @@ PeakMemory fused_peak_memory(const Graph& prepared, const PartitionResult& r, co
                              MemoryTimeline* timeline = nullptr);
 
 // estimate_bandwidth then fused_peak_memory, with the peak simulation run
-// on the caller's thread after the forward's costing, the backward's half
-// while the backward's kernels are costed (on a second thread on large
-// graphs, as `threads` says): the same two results.
+// from the passes' kernel groups as they are made: the same two results.
 struct BandwidthAndPeak {
   BandwidthEstimate bandwidth;
   PeakMemory memory;
 };
-// `beside`, when given, is more work that only reads what the two passes
-// read, run on the backward's thread once the backward is costed, while
-// the caller's thread may still simulate the backward's peak. `timeline`,
-// when given, receives the memory over time (budget/memory_timeline.h).
+// `timeline`, when given, receives the memory over time
+// (budget/memory_timeline.h).
 BandwidthAndPeak estimate_bandwidth_and_peak(const Graph& prepared, const PartitionResult& r, const OpClasses& ops,
                                              const Device& device, const BandwidthOptions& o = {},
-                                             unsigned threads = 0, const std::function<void()>& beside = nullptr,
                                              PassDetail detail = PassDetail::Kernels,
                                              MemoryTimeline* timeline = nullptr);
 

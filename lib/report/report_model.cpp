@@ -47,12 +47,10 @@ SavedRow saved_row(const Graph& g, const PartitionResult& r, NodeId id) {
   SavedRow row;
   row.name = g[id].name;
   row.bytes = g[id].size_bytes;
-  // Every field in one pass (a view scanned the record once per accessor:
-  // five times, 2,000 instructions a row on gpt2_124m).
-  const NodeFields pn(g.record_bytes(id));
-  const ValueView val = pn.val();
+  const proto::Node& pn = g.record(id);
+  const proto::Value& val = pn.val();
   if (val.has_tensor()) {
-    const TensorView tensor = val.tensor();
+    const proto::TensorMeta& tensor = val.tensor();
     row.dtype = tensor.dtype();
     row.shape.assign(tensor.shape().begin(), tensor.shape().end());
   } else if (val.has_sym()) {
@@ -174,17 +172,13 @@ void add_partition_facts(const ReportInputs& in, ReportModel& m) {
 
 ReportModel build_report(const ReportInputs& in) {
   ReportModel m;
-  // The facts (names of the saved and recomputed values, bans, counts: 0.05
-  // s at 10^6 nodes) are gathered where the backward pass is costed, on a
-  // second thread for large graphs, while this one costs the forward and
-  // simulates the peak memory; they write fields the estimate does not.
   // The peak simulation records its timeline for the values live at the
   // peak (and the plot, when asked for).
+  add_partition_facts(in, m);
   const Graph& g = in.partitioned.prepared.graph;
   MemoryTimeline timeline;
-  BandwidthAndPeak traffic = estimate_bandwidth_and_peak(
-      g, in.partitioned.result, in.settings.op_classes, in.device, in.bandwidth_options, in.threads,
-      [&] { add_partition_facts(in, m); }, PassDetail::Totals, &timeline);
+  BandwidthAndPeak traffic = estimate_bandwidth_and_peak(g, in.partitioned.result, in.settings.op_classes, in.device,
+                                                         in.bandwidth_options, PassDetail::Totals, &timeline);
   m.bandwidth = std::move(traffic.bandwidth);
   m.memory = std::move(traffic.memory);
   for (const LiveValue& v : live_at_peak(g, timeline)) {

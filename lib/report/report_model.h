@@ -133,7 +133,6 @@ struct ReportInputs {
   Device device;
   BandwidthOptions bandwidth_options;
   std::vector<StageTiming> timings;
-  unsigned threads = 0;  // estimate_bandwidth's: 0 = a second thread on large graphs
   bool memory_plot = false;  // also aggregate the memory timeline (ReportModel::memory_plot)
 };
 

@@ -42,9 +42,8 @@ std::string number_text(double v) {
   return buf;
 }
 
-// `threads` as estimate_bandwidth's: 1 where the rows already share the cores.
 SweepRow row_for(const Graph& g, const PartitionResult& r, const Settings& s, const Device& device,
-                 const BandwidthOptions& o, unsigned threads, size_t plot_points) {
+                 const BandwidthOptions& o, size_t plot_points) {
   SweepRow row;
   const auto saved = r.extraction.fw_saved_outputs();
   row.saved_count = static_cast<int64_t>(saved.size());
@@ -54,7 +53,7 @@ SweepRow row_for(const Graph& g, const PartitionResult& r, const Settings& s, co
   }
   row.recomputed_count = static_cast<int64_t>(r.extraction.recomputed.size());
   for (NodeId id : r.extraction.recomputed) row.recomputed_flops += count_flops_if_readable(g, id);
-  const BandwidthEstimate bw = estimate_bandwidth(g, r, s.op_classes, device, o, threads, PassDetail::Totals);
+  const BandwidthEstimate bw = estimate_bandwidth(g, r, s.op_classes, device, o, PassDetail::Totals);
   row.forward_bytes = bw.forward.bytes();
   row.backward_bytes = bw.backward.bytes();
   row.forward_seconds = bw.forward.seconds;
@@ -100,8 +99,8 @@ std::vector<std::string> sweep_values_from_range(const std::string& range) {
 }
 
 SweepRow sweep_row(const Graph& g, const PartitionResult& r, const Settings& s, const Device& device,
-                   const BandwidthOptions& o, unsigned threads) {
-  return row_for(g, r, s, device, o, threads, 0);
+                   const BandwidthOptions& o) {
+  return row_for(g, r, s, device, o, 0);
 }
 
 SweepResult run_sweep(const Graph& joint, const Settings& base, const std::string& key,
@@ -122,9 +121,8 @@ SweepResult run_sweep(const Graph& joint, const Settings& base, const std::strin
   // Preparation reads only `cse` among the scalar keys.
   const bool prepare_each = key == "cse";
   std::optional<PrepareResult> prepared;
-  if (!prepare_each) prepared = prepare(joint, base, jobs);  // jobs as --threads: 0 = every core
+  if (!prepare_each) prepared = prepare(joint, base);
 
-  const unsigned asked_jobs = jobs;
   if (jobs == 0) jobs = std::max(1u, std::thread::hardware_concurrency());
   // GLPK (the ilp solver's backend) keeps global state: rows that may reach
   // it run one at a time.
@@ -132,10 +130,7 @@ SweepResult run_sweep(const Graph& joint, const Settings& base, const std::strin
     if (s.activation_memory_budget_solver == "ilp" && s.activation_memory_budget < 1) jobs = 1;
   }
   jobs = static_cast<unsigned>(std::min<size_t>(jobs, values.size()));
-  // Each row reads the shared graphs and writes only its own slot. Its own
-  // stages split in two only when the rows run one at a time (as --threads
-  // says): rows side by side already fill the cores.
-  const unsigned row_threads = jobs > 1 || asked_jobs == 1 ? 1 : 0;
+  // Each row reads the shared graphs and writes only its own slot.
   std::vector<SweepRow> rows(values.size());
   std::vector<std::exception_ptr> failures(values.size());
   // A value that cannot be computed (no finite cut, a weight past a double,
@@ -149,11 +144,11 @@ SweepResult run_sweep(const Graph& joint, const Settings& base, const std::strin
     try {
       if (prepare_each) {
         const PrepareResult p = prepare(joint, settings[i]);
-        rows[i] = row_for(p.graph, partition_graph(p.graph, settings[i], row_threads), settings[i], device, o,
-                          row_threads, memory_plot_points);
+        rows[i] = row_for(p.graph, partition_graph(p.graph, settings[i]), settings[i], device, o,
+                          memory_plot_points);
       } else {
-        rows[i] = row_for(prepared->graph, partition_graph(prepared->graph, settings[i], row_threads), settings[i],
-                          device, o, row_threads, memory_plot_points);
+        rows[i] = row_for(prepared->graph, partition_graph(prepared->graph, settings[i]), settings[i], device, o,
+                          memory_plot_points);
       }
     } catch (const InfeasibleError& e) {
       mark_failed(i, e);

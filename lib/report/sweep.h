@@ -82,7 +82,7 @@ SweepResult run_sweep(const Graph& joint, const Settings& base, const std::strin
 
 // One row's figures for partition r of the prepared graph g (value unset).
 SweepRow sweep_row(const Graph& g, const PartitionResult& r, const Settings& s, const Device& device,
-                   const BandwidthOptions& o, unsigned threads);
+                   const BandwidthOptions& o);
 
 // The columns, in order; the first is the swept value.
 std::vector<SweepColumn> sweep_columns(const std::string& key);

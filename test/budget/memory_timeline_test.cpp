@@ -148,7 +148,7 @@ TEST_CASE("on the corpus the live set and the timeline agree with memory.peak_by
     const LoadedGraph loaded = load_graph_file(std::string(PT_TEST_DIR) + "/corpus/" + name + ".pb", Format::Binary);
     const Settings s;
     const Partitioned part = partition_joint(loaded.graph, s);
-    const ReportModel report = build_report({loaded.graph, part, s, parse_device("h100"), {}, {}, 2, true});
+    const ReportModel report = build_report({loaded.graph, part, s, parse_device("h100"), {}, {}, true});
     REQUIRE(report.memory);
     const uint64_t live = std::accumulate(report.live_at_peak.begin(), report.live_at_peak.end(), uint64_t{0},
                                           [](uint64_t sum, const LiveRow& row) { return sum + row.bytes; });
@@ -166,7 +166,7 @@ TEST_CASE("on the corpus the live set and the timeline agree with memory.peak_by
     const Graph& g = part.prepared.graph;
     MemoryTimeline t;
     const BandwidthAndPeak traffic = estimate_bandwidth_and_peak(g, part.result, s.op_classes, parse_device("h100"),
-                                                                 {}, 2, nullptr, PassDetail::Totals, &t);
+                                                                 {}, PassDetail::Totals, &t);
     CHECK(traffic.memory == *report.memory);
     CHECK(highest_step(g, t) == traffic.memory.peak_bytes);
     CHECK(sum_bytes(live_at_peak(g, t)) == traffic.memory.peak_bytes);

@@ -86,20 +86,17 @@ TEST_CASE("command-line mistakes exit 2 with CLI11's message") {
   const ToolResult negative_top = run_tool({"inspect", kTiny, "--top", "-1"});
   CHECK(negative_top.exit_code == 2);
   CHECK(contains(negative_top.err, "--top"));
-  const ToolResult word_threads = run_tool({"--input", kTiny, "--threads", "all"});
-  CHECK(word_threads.exit_code == 2);
-  CHECK(contains(word_threads.err, "--threads"));
 }
 
-TEST_CASE("main command: --threads 1 and --threads 3 give the same report") {
-  const ToolResult one = run_tool({"--input", kTiny, "--report", "--threads", "1"});
-  const ToolResult three = run_tool({"--input", kTiny, "--report", "--threads", "3"});
-  CHECK(one.exit_code == 0);
-  CHECK(three.exit_code == 0);
-  CHECK(contains(one.out, "partition_tool report: tiny_mlp"));
-  CHECK(one.out == three.out);
-  const ToolResult inspect = run_tool({"inspect", kTiny, "--threads", "2"});
-  CHECK(inspect.exit_code == 0);
+TEST_CASE("parallelism is sweep's --jobs alone: no other command takes --threads") {
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"--input", kTiny, "--threads", "2"}, {"inspect", kTiny, "--threads", "2"}}) {
+    const ToolResult r = run_tool(args);
+    CHECK(r.exit_code == 2);
+    CHECK(contains(r.err, "--threads"));
+  }
+  CHECK_FALSE(contains(run_tool({"--help"}).out, "--threads"));
+  CHECK(contains(run_tool({"sweep", "--help"}).out, "--jobs"));
 }
 
 TEST_CASE("inspect linear_ce.pb: counts, split, inputs, largest tensors") {

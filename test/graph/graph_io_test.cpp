@@ -185,26 +185,6 @@ TEST_CASE("read errors are one line that starts with the path") {
                        pt::InputError);
 }
 
-TEST_CASE("a file of 32 MiB or more is read in parts on several threads: the same message") {
-  pt::test::TempDir dir;
-  pt::proto::Graph g;
-  g.set_name("large");
-  // One 40 MB value, so the parts' seams fall inside it; distinct bytes
-  // everywhere, so a part read to the wrong place shows.
-  std::string filler(40u << 20, 'a');
-  for (size_t i = 0; i < filler.size(); ++i) filler[i] = static_cast<char>('a' + (i * 7 + i / 4099) % 26);
-  (*g.mutable_metadata())["filler"] = filler;
-  g.add_nodes()->set_name("output");
-  const std::string path = dir.file("large.pb");
-  pt::write_message(path, pt::Format::Binary, g);
-  for (unsigned threads : {1u, 2u, 3u}) {
-    CAPTURE(threads);
-    const auto read = pt::read_graph(path, pt::Format::Binary, threads);
-    CHECK(read->metadata().at("filler") == filler);
-    CHECK(read->nodes(0).name() == "output");
-  }
-}
-
 TEST_CASE("a directory is refused when opened, with the reason") {
   pt::test::TempDir dir;
   std::filesystem::create_directory(dir.file("graph.pb"));

@@ -5,6 +5,8 @@
 // effect on time is the benchmarks' (docs/performance.md, "Session 26").
 #include <doctest/doctest.h>
 
+#include <thread>
+
 #include <latch>
 
 #include <pthread.h>

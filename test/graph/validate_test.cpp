@@ -391,48 +391,24 @@ std::string chain(int count, const std::string& bad_at_10 = "", const std::strin
   return around(middle, "items { node: \"n" + std::to_string(count - 1) + "\" }");
 }
 
-pt::ValidateOptions on_threads(unsigned threads) {
-  pt::ValidateOptions o;
-  o.threads = threads;
-  o.min_nodes_per_thread = 1;  // split even a small graph
-  return o;
-}
-
 }  // namespace
 
-TEST_CASE("nodes converted on several threads give the graph of one pass (gpt2_124m, 2, 3 and 7 threads)") {
-  const auto message = pt::read_graph(std::string(PT_TEST_DIR) + "/corpus/gpt2_124m.pb", pt::Format::Binary);
-  const pt::Graph one = pt::validate(message, "gpt2_124m.pb", on_threads(1));
-  REQUIRE(one.size() > 2000);
-  REQUIRE(one.primals.size() > 100);
-  pt::Node changed = one[5];  // the comparison sees a field
-  changed.numel += 1;
-  CHECK_FALSE(changed == one[5]);
-  for (unsigned threads : {2u, 3u, 7u}) {
-    CAPTURE(threads);
-    check_same_graph(one, pt::validate(message, "gpt2_124m.pb", on_threads(threads)));
-  }
-}
-
-TEST_CASE("on several threads the error is the one at the lowest node, as in one pass") {
+TEST_CASE("the error reported is the one at the lowest node") {
   const std::string dangling = "args { node: \"nowhere\" } " + kTensorVal;
   const std::string bad_dtype = "args { node: \"n29\" } val { tensor { shape: [2] dtype: \"float33\" } }";
   const std::string at_10 = "g.pbtxt: node 'n10': args[0].node = 'nowhere' refers to no node in the graph";
   const std::string at_30 = "g.pbtxt: node 'n30': val.tensor.dtype = 'float33' is not a torch dtype";
-  for (unsigned threads : {1u, 2u, 4u, 40u}) {
-    CAPTURE(threads);
-    CHECK(error_of(chain(40, dangling, bad_dtype), on_threads(threads)) == at_10);
-    CHECK(error_of(chain(40, "", bad_dtype), on_threads(threads)) == at_30);
-    CHECK(error_of(chain(40, dangling, ""), on_threads(threads)) == at_10);
-    CHECK(error_of(chain(40), on_threads(threads)).empty());
-  }
-  // A reference to a later node is told apart from an unknown one in any range.
-  CHECK(error_of(chain(40, "args { node: \"n35\" } " + kTensorVal), on_threads(4)) ==
+  CHECK(error_of(chain(40, dangling, bad_dtype)) == at_10);
+  CHECK(error_of(chain(40, "", bad_dtype)) == at_30);
+  CHECK(error_of(chain(40, dangling, "")) == at_10);
+  CHECK(error_of(chain(40)).empty());
+  // A reference to a later node is told apart from an unknown one.
+  CHECK(error_of(chain(40, "args { node: \"n35\" } " + kTensorVal)) ==
         "g.pbtxt: node 'n10': args[0].node = 'n35' refers to a later node (nodes must be in topological order; is there a "
         "cycle?)");
 }
 
-TEST_CASE("the names read on two threads: the name errors of one pass, in its order") {
+TEST_CASE("name errors are reported in node order") {
   auto renamed = [](std::string text, const std::string& from, const std::string& to) {
     const auto at = text.find("name: \"" + from + "\"");
     REQUIRE(at != std::string::npos);
@@ -441,11 +417,36 @@ TEST_CASE("the names read on two threads: the name errors of one pass, in its or
   const std::string control = renamed(chain(40), "n30", "n30\\001");  // pbtxt octal escape
   const std::string duplicate = renamed(chain(40), "n35", "n5");
   const std::string both = renamed(control, "n35", "n5");
-  for (unsigned threads : {1u, 2u}) {
-    CAPTURE(threads);
-    CHECK(error_of(control, on_threads(threads)).find("nodes[31].name = 'n30\\x01' holds a control character") !=
-          std::string::npos);
-    CHECK(error_of(duplicate, on_threads(threads)) == "g.pbtxt: node 'n5': name is not unique (also nodes[6])");
-    CHECK(error_of(both, on_threads(threads)) == error_of(control, on_threads(1)));
+  CHECK(error_of(control).find("nodes[31].name = 'n30\\x01' holds a control character") != std::string::npos);
+  CHECK(error_of(duplicate) == "g.pbtxt: node 'n5': name is not unique (also nodes[6])");
+  CHECK(error_of(both) == error_of(control));
+}
+
+TEST_CASE("gpt2_124m read as .pb, .pbtxt and .json: the same graph") {
+  const std::string path = std::string(PT_TEST_DIR) + "/corpus/gpt2_124m.pb";
+  const auto message = pt::read_graph(path, pt::Format::Binary);
+  const pt::Graph from_pb = pt::validate(message, "gpt2_124m.pb");
+  REQUIRE(from_pb.size() > 2000);
+  pt::Node changed = from_pb[5];  // the comparison sees a field
+  changed.numel += 1;
+  CHECK_FALSE(changed == from_pb[5]);
+  for (pt::Format f : {pt::Format::Text, pt::Format::Json}) {
+    CAPTURE(pt::format_name(f));
+    const std::string bytes = pt::serialize_message(*message, f);
+    check_same_graph(from_pb, pt::validate(pt::parse_graph(bytes, f, "gpt2_124m"), "gpt2_124m"));
   }
+}
+
+TEST_CASE("kwargs' node references are read by key, whatever order the map holds them in") {
+  // Inserted b before a: the inputs list a's reference first (pytree leaves:
+  // args, then kwargs sorted by key).
+  const pt::Graph g = valid(around(call("y", "args { node: \"x\" } " + kTensorVal) + call("z", R"(
+      kwargs { key: "b" value { node: "y" } } kwargs { key: "a" value { node: "x" } } )" + kTensorVal)));
+  const pt::Node& z = g[g.find("z")];
+  REQUIRE(z.inputs.size() == 2);
+  CHECK(z.inputs[0] == g.find("x"));
+  CHECK(z.inputs[1] == g.find("y"));
+  CHECK(z.positional_inputs.empty());
+  CHECK(pt::find_kwarg(g.record(g.find("z")), "b")->node() == "y");
+  CHECK(pt::find_kwarg(g.record(g.find("z")), "c") == nullptr);
 }

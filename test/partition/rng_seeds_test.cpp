@@ -27,7 +27,7 @@ const Graph& dropout_graph() {
 
 // Names of the recomputed nodes whose recomputation draws other random numbers.
 std::vector<std::string> random_recomputed(const Settings& s) {
-  const Partitioned p = partition_joint(dropout_graph(), s, 1);
+  const Partitioned p = partition_joint(dropout_graph(), s);
   const Graph& g = p.prepared.graph;
   std::vector<std::string> out;
   for (NodeId id : p.result.extraction.recomputed) {

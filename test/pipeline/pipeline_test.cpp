@@ -5,10 +5,11 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <sstream>
 #include <string>
 
 #include "graph/graph_io.h"
-#include "partition/partition_bytes.h"
+#include "partition/partition_message.h"
 #include "pipeline/pipeline.h"
 #include "report/report_model.h"
 #include "support/reference.h"
@@ -25,9 +26,7 @@ TEST_CASE("partition_joint_releasing: same partition, joint nodes freed, same re
     LoadedGraph released = load_graph_file(path, format_from_path(path));
     const Partitioned a = partition_joint(kept.graph, s);
     const JointSummary summary(released.graph);
-    // On two threads, as large graphs run (CSE and the derived graph split
-    // their work), against one.
-    const Partitioned b = partition_joint_releasing(released.graph, s, 2);
+    const Partitioned b = partition_joint_releasing(released.graph, s);
 
     CHECK(released.graph.nodes.empty());
     CHECK(released.graph.users.empty());
@@ -43,14 +42,16 @@ TEST_CASE("partition_joint_releasing: same partition, joint nodes freed, same re
       CHECK(pa[id].inputs == pb[id].inputs);
       CHECK(pa[id].positional_inputs == pb[id].positional_inputs);
       CHECK(std::ranges::equal(pa.users[id], pb.users[id]));
-      CHECK(pa.record_bytes(id) == pb.record_bytes(id));
+      CHECK(serialize_message(pa.record(id), Format::Binary) == serialize_message(pb.record(id), Format::Binary));
     }
     CHECK(pa.outputs == pb.outputs);
     CHECK(pa.primals == pb.primals);
     CHECK(pa.static_lifetime == pb.static_lifetime);
     CHECK(a.prepared.merged == b.prepared.merged);
-    CHECK(partition_bytes(a.prepared.graph, a.result.classification, a.result.extraction, s) ==
-          partition_bytes(b.prepared.graph, b.result.classification, b.result.extraction, s));
+    CHECK(serialize_message(*partition_message(a.prepared.graph, a.result.classification, a.result.extraction, s),
+                            Format::Binary) ==
+          serialize_message(*partition_message(b.prepared.graph, b.result.classification, b.result.extraction, s),
+                            Format::Binary));
 
     const ReportModel ra = build_report({kept.graph, a, s, parse_device("h200"), {}, {}});
     const ReportModel rb = build_report({summary, b, s, parse_device("h200"), {}, {}});
@@ -62,27 +63,22 @@ TEST_CASE("partition_joint_releasing: same partition, joint nodes freed, same re
   }
 }
 
-TEST_CASE("the stages that split their work on large graphs (CSE, extraction) give the same partition on two threads") {
-  for (const char* model : {"linear_ce", "gpt2_dropout_l2", "resnet18", "gpt2_124m", "mlp_dynamic", "sac_mlp"}) {
-    for (const char* budget : {"1", "0.4"}) {
-      CAPTURE(model);
-      CAPTURE(budget);
-      const std::string path = test::corpus_graph_path(model);
-      Settings s;
-      s.set_assignment(std::string("activation_memory_budget=") + budget);
-      const LoadedGraph loaded = load_graph_file(path, format_from_path(path));
-      const Partitioned one = partition_joint(loaded.graph, s, 1);
-      const Partitioned two = partition_joint(loaded.graph, s, 2);
-      CHECK(two.prepared.merged == one.prepared.merged);
-      const Extraction& a = one.result.extraction;
-      const Extraction& b = two.result.extraction;
-      CHECK(b.forward.keep == a.forward.keep);
-      CHECK(b.backward.keep == a.backward.keep);
-      CHECK(b.backward.is_input == a.backward.is_input);
-      CHECK(b.recomputed == a.recomputed);
-      CHECK(partition_bytes(two.prepared.graph, two.result.classification, b, s) ==
-            partition_bytes(one.prepared.graph, one.result.classification, a, s));
-      CHECK(a.recomputed.size() + a.saved_values.size() > 0);
-    }
+TEST_CASE("the binary partition written in pieces parses as the Partition message") {
+  for (const char* model : {"linear_ce", "gpt2_124m", "mlp_dynamic"}) {
+    CAPTURE(model);
+    const std::string path = test::corpus_graph_path(model);
+    const Settings s;
+    const LoadedGraph loaded = load_graph_file(path, format_from_path(path));
+    const Partitioned p = partition_joint(loaded.graph, s);
+    const auto whole = partition_message(p.prepared.graph, p.result.classification, p.result.extraction, s);
+    REQUIRE(whole->forward().nodes_size() > 2);
+    std::ostringstream pieces;
+    write_partition_binary(pieces, p.prepared.graph, p.result.classification, p.result.extraction, s);
+    proto::Partition back;
+    parse_message(pieces.str(), Format::Binary, "pieces", &back);
+    CHECK(serialize_message(back, Format::Binary) == serialize_message(*whole, Format::Binary));
+    std::ostringstream again;  // deterministic
+    write_partition_binary(again, p.prepared.graph, p.result.classification, p.result.extraction, s);
+    CHECK(again.str() == pieces.str());
   }
 }

@@ -367,13 +367,13 @@ TEST_CASE("constant_pad_nd joins its reader's kernel with pad_is_pointwise (the 
   CHECK(fused.bytes_stored == 20);
 }
 
-TEST_CASE("the forward costed on a second thread gives the estimate of one thread (gpt2_124m)") {
+TEST_CASE("two estimates of one partition are equal, field by field (gpt2_124m)") {
   const auto loaded = pt::load_graph_file(std::string(PT_TEST_DIR) + "/corpus/gpt2_124m.pb", pt::Format::Binary);
   const pt::Settings s;
   const pt::Partitioned p = pt::partition_joint(loaded.graph, s);
   const pt::Device h200 = pt::parse_device("h200");
-  const pt::BandwidthEstimate one = pt::estimate_bandwidth(p.prepared.graph, p.result, s.op_classes, h200, {}, 1);
-  const pt::BandwidthEstimate two = pt::estimate_bandwidth(p.prepared.graph, p.result, s.op_classes, h200, {}, 2);
+  const pt::BandwidthEstimate one = pt::estimate_bandwidth(p.prepared.graph, p.result, s.op_classes, h200);
+  const pt::BandwidthEstimate two = pt::estimate_bandwidth(p.prepared.graph, p.result, s.op_classes, h200);
   REQUIRE(one.forward.kernels.size() > 100);
   CHECK(one.forward == two.forward);
   CHECK(one.backward == two.backward);
@@ -389,10 +389,9 @@ TEST_CASE("PassDetail::Totals: the totals and the kernel count of the full estim
   const pt::Partitioned p = pt::partition_joint(loaded.graph, s);
   const pt::Device h200 = pt::parse_device("h200");
   const pt::BandwidthEstimate full = pt::estimate_bandwidth(p.prepared.graph, p.result, s.op_classes, h200);
-  for (unsigned threads : {1u, 2u}) {
-    CAPTURE(threads);
-    const pt::BandwidthEstimate totals = pt::estimate_bandwidth(p.prepared.graph, p.result, s.op_classes, h200, {},
-                                                                threads, pt::PassDetail::Totals);
+  {
+    const pt::BandwidthEstimate totals =
+        pt::estimate_bandwidth(p.prepared.graph, p.result, s.op_classes, h200, {}, pt::PassDetail::Totals);
     for (const auto& [kept, lean] : {std::pair{&full.forward, &totals.forward}, {&full.backward, &totals.backward}}) {
       REQUIRE(kept->kernels.size() > 100);
       CHECK(kept->kernel_count == static_cast<int64_t>(kept->kernels.size()));
@@ -408,7 +407,7 @@ TEST_CASE("PassDetail::Totals: the totals and the kernel count of the full estim
   }
 }
 
-TEST_CASE("the peak memory in two halves (the backward's beside its costing) equals fused_peak_memory") {
+TEST_CASE("the peak memory simulated from the passes' kernel groups equals fused_peak_memory") {
   const pt::Settings s;
   const pt::Device h200 = pt::parse_device("h200");
   pt::PeakMemory whole;  // gpt2_124m's, under the default options
@@ -430,12 +429,9 @@ TEST_CASE("the peak memory in two halves (the backward's beside its costing) equ
       REQUIRE(fused.forward_peak_bytes > fused.input_bytes);  // the forward allocates
       backward_peaks.push_back(fused.backward_peak_bytes);
       if (at_launch && std::string(graph) == "gpt2_124m") whole = fused;
-      for (unsigned threads : {1u, 2u}) {
-        CAPTURE(threads);
-        int besides = 0;  // the extra work runs once, beside the backward's peak
-        const pt::BandwidthAndPeak both = pt::estimate_bandwidth_and_peak(p.prepared.graph, p.result, s.op_classes,
-                                                                          h200, o, threads, [&] { ++besides; });
-        CHECK(besides == 1);
+      {
+        const pt::BandwidthAndPeak both =
+            pt::estimate_bandwidth_and_peak(p.prepared.graph, p.result, s.op_classes, h200, o);
         CHECK(both.bandwidth.forward == bw.forward);
         CHECK(both.bandwidth.backward == bw.backward);
         CHECK(both.memory == fused);

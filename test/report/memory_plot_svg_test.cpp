@@ -73,7 +73,7 @@ TEST_CASE("several series: one line and one peak each") {
 TEST_CASE("linear_ce's timeline: the peak point is the report's peak, the curve bounded") {
   const test::LinearCe lce(1.1);
   ReportModel m = build_report({test::linear_ce_graph(), lce.partitioned, lce.settings, parse_device("h100"), {}, {},
-                                0, true});
+                                true});
   REQUIRE(m.memory_plot);
   const MemoryPlotSeries& s = *m.memory_plot;
   CHECK(s.points.size() <= kMemoryPlotPoints);

@@ -25,7 +25,7 @@ size_t count(const std::string& text, const std::string& part) {
 TEST_CASE("linear_ce's page: every section, its data, nothing from elsewhere") {
   const test::LinearCe lce(1.1);
   const ReportModel m = build_report({test::linear_ce_graph(), lce.partitioned, lce.settings, parse_device("h100"),
-                                      {}, {}, 0, true});
+                                      {}, {}, true});
   ExplainTable explanations;
   explain_each(lce.partitioned, lce.settings, [&](const Explanation& x) { explanations.add(x); });
   CHECK(explanations.size() + 1 == static_cast<size_t>(lce.partitioned.prepared.graph.size()));  // the output aside
