@@ -28,7 +28,9 @@ struct GenerateOptions {
 };
 
 int run_generate(const GenerateOptions& o) {
-  const Format format = resolve_format(o.out, o.output_format);
+  check_output_paths({}, {{"--output", o.out}});
+  const Format format = o.out == "-" ? parse_format(o.output_format.value_or("pb"))
+                                     : resolve_format(o.out, o.output_format);
   std::shared_ptr<proto::Graph> message;
   try {
     message = gen::transformer_graph(o.spec);
@@ -37,22 +39,27 @@ int run_generate(const GenerateOptions& o) {
   }
   const std::string name = message->name();
   NodeId nodes = 0;
+  std::string contents;
   if (format == Format::Binary) {
     // Validated from the bytes it writes, as a graph read from the file: the
     // message is freed first (at 10^6 nodes validating the message kept it
     // and a serialized copy of every node: 2.46 GB at the peak).
-    auto bytes = std::make_shared<const std::string>(serialize_message(*message, Format::Binary));
+    auto bytes = std::make_shared<std::string>(serialize_message(*message, Format::Binary));
     message.reset();
     GraphRecords records;
     if (!parse_graph_records(*bytes, bytes, 0, records)) {
       throw std::logic_error("generate: the generated graph does not parse back");
     }
     nodes = validate(std::move(records), o.out).size();
-    write_file_atomically(o.out, *bytes);
+    contents = std::move(*bytes);  // nothing views it any more: the graph is gone
   } else {
     nodes = validate(message, o.out).size();
-    write_message(o.out, format, *message);
+    contents = serialize_message(*message, format);
   }
+  OutputBatch outputs = output_batch();
+  outputs.add(o.out, std::move(contents));
+  outputs.commit();
+  if (o.out == "-" || quiet()) return 0;
   std::cout << "wrote " << o.out << ": " << name << ", " << nodes << " nodes, " << o.spec.layers << " layers\n";
   return 0;
 }
@@ -73,7 +80,7 @@ Action add_generate_command(CLI::App& sub) {
   sub.add_flag("--checkpoint", s.checkpoint,
                "Selective activation checkpointing: each block's forward ops PREFER_RECOMPUTE (ac_graph_id = "
                "block + 1), its matmuls MUST_SAVE");
-  sub.add_option("-o,--output", o->out, "Graph file to write (.pb, .pbtxt or .json)")->required()->type_name("PATH");
+  sub.add_option("-o,--output", o->out, "Graph file to write (.pb, .pbtxt or .json; '-': stdout)")->required()->type_name("PATH");
   sub.add_option("--output-format", o->output_format, "Format of --output: pb, pbtxt or json (default: from its extension)")
       ->type_name("FORMAT");
   sub.footer(

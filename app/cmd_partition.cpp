@@ -1,6 +1,7 @@
-// The main command's work: load -> validate -> prepare -> partition, then
-// the requested outputs. Every output is rendered to memory first and
-// written atomically, so an error leaves no partial file.
+// The main command's work, once per graph: load -> validate -> prepare ->
+// partition, then the requested outputs over all the graphs. Every output
+// is rendered to memory first and written by one OutputBatch, so an error
+// leaves no partial file.
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -22,15 +23,41 @@
 #include "report/report_markdown.h"
 #include "report/report_model.h"
 #include "report/report_text.h"
+#include "report/report_totals.h"
 
 namespace pt::app {
 
-int run_main_command(const MainOptions& o) {
+namespace {
+
+// The report's `source`: relative to the current directory where the file
+// lies below it, so that two checkouts' reports of the same graphs compare
+// byte for byte; elsewhere as given.
+std::string relative_source(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path relative = fs::proximate(path, ec);
+  if (ec || relative.empty() || *relative.begin() == "..") return path;
+  return relative.string();
+}
+
+// One graph's partition, with what the outputs need of it.
+struct GraphRun {
+  std::string path;
+  std::string name;
+  uint64_t saved_bytes = 0;
+  size_t saved_count = 0;
+  size_t recomputed_count = 0;
+  std::optional<ReportModel> model;
+};
+
+// Partitions `path`; renders its partition into `partition` when asked.
+GraphRun run_one(const MainOptions& o, const std::string& path, std::string* partition) {
   std::error_code size_error;
-  const uintmax_t input_bytes = std::filesystem::file_size(o.input, size_error);
+  const uintmax_t input_bytes = std::filesystem::file_size(path, size_error);
   spdlog::debug("malloc arenas: {}", share_main_arena(size_error ? 0 : input_bytes));
-  LoadedGraph loaded = load_graph_file(o.input, o.input_format, o.limits);
-  spdlog::info("loaded {}: {} nodes", o.input, loaded.graph.size());
+  const Format format = resolve_format(path, o.input_format_name);
+  LoadedGraph loaded = load_joint_graph(path, format, o.limits);
+  spdlog::info("loaded {}: {} nodes", path, loaded.graph.size());
   const JointSummary joint(loaded.graph);
   Partitioned p = partition_joint_releasing(loaded.graph, o.settings, o.limits.threads);
   const Graph& g = p.prepared.graph;
@@ -43,74 +70,101 @@ int run_main_command(const MainOptions& o) {
   StageTimer timer;
   // Nothing below reads the flow network's arcs or weights (the report
   // reads its bans and counts): free them before the outputs and the report
-  // allocate (~0.1 GB at 10^6 nodes), which reuse those pages. The counting
-  // is timed with the next stage. (Handing the freed pages back to the
-  // kernel here, malloc_trim, kept the 10^6 peak at 538 MiB instead of
-  // 576, whatever glibc's layout, but the report then faulted them in
-  // again 4 KiB at a time: report stage 639 vs 554 ms, whole run 1.86 vs
-  // 1.72 s, 16 alternating runs; docs/performance.md "Session 25".)
+  // allocate (~0.1 GB at 10^6 nodes), which reuse those pages.
   p.result.solution.network.release_arcs();
 
-  // Each output goes to its temporary as soon as it exists, so the
-  // partition's bytes are freed before the report is built, and the JSON
-  // report streams into its file; all are renamed into place together.
-  OutputBatch outputs(o.limits.threads);
-  if (!o.output.empty()) {
+  GraphRun run;
+  run.path = path;
+  run.name = joint.name;
+  for (NodeId id : e.fw_saved_outputs()) run.saved_bytes += g[id].size_bytes;
+  run.saved_count = e.fw_saved_outputs().size();
+  run.recomputed_count = e.recomputed.size();
+  if (partition) {
     if (*o.output_format == Format::Binary) {
-      // The joint graph's nodes serialized in place and streamed to the file:
-      // no message copy, no string of the whole partition.
-      outputs.add(o.output, [&](std::ostream& out) {
-        write_partition_bytes(out, g, p.result.classification, e, o.settings);
-      });
+      // The joint graph's nodes serialized in place: no message copy.
+      std::ostringstream out;
+      write_partition_bytes(out, g, p.result.classification, e, o.settings);
+      *partition = std::move(out).str();
     } else {
-      outputs.add(o.output, serialize_message(partition_message(g, p.result.classification, e, o.settings),
-                                              *o.output_format));
+      *partition = serialize_message(partition_message(g, p.result.classification, e, o.settings), *o.output_format);
     }
     timer.mark("write", timings);
   }
-  std::string text_report, json_report, md_report;
-  std::optional<ReportModel> model;
   if (o.report || !o.report_json.empty() || !o.report_md.empty()) {
-    model = build_report({joint, p, o.settings, o.device, o.bandwidth, {}, o.limits.threads});
+    run.model = build_report({joint, p, o.settings, o.device, o.bandwidth, {}, o.limits.threads});
     // "report" times the model (bandwidth model, peak memory); the reports
     // then carry every stage's timing but their own formatting.
     timer.mark("report", timings);
-    model->timings = timings;
-    const TextReportOptions text_options{o.top};
-    std::ostringstream text, json, md;
-    if (o.report) write_report_text(text, *model, text_options);
-    if (o.report_json == "-") write_report_json(json, *model);
-    if (!o.report_md.empty()) write_report_markdown(md, *model, text_options);
-    text_report = std::move(text).str();  // the buffer itself, not a copy
-    json_report = std::move(json).str();
-    md_report = std::move(md).str();
-    if (!o.report_json.empty() && o.report_json != "-") {
-      outputs.add(o.report_json, [&](std::ostream& out) { write_report_json(out, *model); });  // 50 MB at 10^6 nodes
-    }
+    if (!o.no_timings) run.model->timings = timings;
+    run.model->source = relative_source(path);
   }
-  if (!o.report_md.empty() && o.report_md != "-") outputs.add(o.report_md, md_report);
-  outputs.commit();
-  if (o.report) std::cout << text_report;
-  if (o.report_json == "-") std::cout << json_report;
-  if (o.report_md == "-") std::cout << md_report;
-  if (!o.report && o.report_json != "-" && o.report_md != "-") {
-    // A short summary when no report was asked for on stdout.
-    uint64_t bytes = 0;
-    for (NodeId id : e.fw_saved_outputs()) bytes += g[id].size_bytes;
-    std::cout << joint.name << ": saved " << e.fw_saved_outputs().size() << " values ("
-              << human_bytes(bytes) << "), recomputed " << e.recomputed.size() << " ops";
-    if (!o.output.empty()) std::cout << "; partition written to " << o.output;
-    std::cout << "\n";
-  }
-  // The process ends here: like clang's -disable-free, hand the graphs to a
-  // never-freed holder instead of destroying them node by node (a tenth of a
-  // 10^6-node run). The holder stays reachable, so LeakSanitizer is quiet.
+  // The process ends soon: like clang's -disable-free, hand the graphs to a
+  // never-freed holder instead of destroying them node by node (a tenth of
+  // a 10^6-node run). The holder stays reachable, so LeakSanitizer is quiet.
   static auto* const kept = new std::vector<std::shared_ptr<void>>;
   kept->push_back(std::make_shared<Partitioned>(std::move(p)));
   kept->push_back(std::make_shared<LoadedGraph>(std::move(loaded)));
-  // The report model too: its rows, names and per-node tables took ~450K
-  // instructions to free (callgrind, gpt2_124m), 1% of the run.
-  if (model) kept->push_back(std::make_shared<ReportModel>(std::move(*model)));
+  return run;
+}
+
+std::string totals_line(const std::vector<const ReportModel*>& models) {
+  const ReportTotals t = total_of(models);
+  return "totals over " + std::to_string(t.graphs) + " graphs: saved " + std::to_string(t.saved_count) +
+         " values (" + human_bytes(t.saved_bytes) + "), recomputed " + std::to_string(t.recomputed_count) +
+         " ops, largest peak " + human_bytes(t.peak_bytes_max) + "\n";
+}
+
+}  // namespace
+
+int run_main_command(const MainOptions& o) {
+  std::vector<GraphRun> runs;
+  std::string partition;
+  for (const std::string& path : o.graphs) runs.push_back(run_one(o, path, o.output.empty() ? nullptr : &partition));
+
+  OutputBatch outputs = output_batch();
+  if (!o.output.empty()) outputs.add(o.output, std::move(partition));
+  if (runs.front().model) {
+    std::vector<const ReportModel*> models;
+    for (const GraphRun& r : runs) models.push_back(&*r.model);
+    const bool several = models.size() > 1;
+    const TextReportOptions text_options{o.top};
+    if (o.report) {
+      std::ostringstream text;
+      for (size_t i = 0; i < models.size(); ++i) {
+        if (i) text << "\n";
+        write_report_text(text, *models[i], text_options);
+      }
+      if (several) text << "\n" << totals_line(models);
+      outputs.add("-", std::move(text).str());
+    }
+    if (!o.report_json.empty()) {
+      std::ostringstream json;  // 50 MB at 10^6 nodes
+      if (several) write_reports_json(json, models);
+      else write_report_json(json, *models.front());
+      outputs.add(o.report_json, std::move(json).str());
+    }
+    if (!o.report_md.empty()) {
+      std::ostringstream md;
+      if (several) write_reports_markdown(md, models, text_options);
+      else write_report_markdown(md, *models.front(), text_options);
+      outputs.add(o.report_md, std::move(md).str());
+    }
+  }
+  outputs.commit();
+  const bool stdout_taken = o.report || o.output == "-" || o.report_json == "-" || o.report_md == "-";
+  if (!stdout_taken && !quiet()) {
+    // A short summary when no result was asked for on stdout (-q: none).
+    for (const GraphRun& r : runs) {
+      std::cout << r.name << ": saved " << r.saved_count << " values (" << human_bytes(r.saved_bytes)
+                << "), recomputed " << r.recomputed_count << " ops";
+      if (!o.output.empty()) std::cout << "; partition written to " << o.output;
+      std::cout << "\n";
+    }
+  }
+  // The report models too: their rows, names and per-node tables took
+  // ~450K instructions to free (callgrind, gpt2_124m), 1% of the run.
+  static auto* const kept_models = new std::vector<GraphRun>;
+  for (GraphRun& r : runs) kept_models->push_back(std::move(r));
   return 0;
 }
 

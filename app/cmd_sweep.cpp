@@ -43,19 +43,24 @@ int run_sweep_command(const SweepOptions& o) {
     throw SettingsError("sweep: --range needs a numeric key; " + o.key + " takes --values");
   }
   const auto values = o.range.empty() ? sweep_values_from_list(o.values) : sweep_values_from_range(o.range);
-  if (!o.plot.empty()) check_output_paths(o.input.path, {{"--plot", o.plot}});
-  const LoadedGraph loaded = o.input.load();
+  const std::string input = o.input.path();
+  std::vector<std::string> inputs = {input, o.settings.config_path};
+  check_output_paths(inputs, {{"the sweep's rows", "-"}, {"--plot", o.plot}});
+  const LoadedGraph loaded = o.input.load(input);
   const SweepResult r =
       run_sweep(loaded.graph, base, o.key, values, o.model.resolve_device(), o.model.resolve_options(), o.jobs);
+  OutputBatch outputs = output_batch();
   if (!o.plot.empty()) {
     std::ostringstream svg;
     write_sweep_svg(svg, r, o.plot_x == "peak" ? PlotMemory::Peak : PlotMemory::Saved);
-    const std::string contents = svg.str();
-    write_files_atomically({{o.plot, contents}});
+    outputs.add(o.plot, std::move(svg).str());
   }
-  if (o.csv) write_sweep_csv(std::cout, r);
-  else if (o.json) write_sweep_json(std::cout, r);
-  else write_sweep_text(std::cout, r);
+  std::ostringstream rows;
+  if (o.csv) write_sweep_csv(rows, r);
+  else if (o.json) write_sweep_json(rows, r);
+  else write_sweep_text(rows, r);
+  outputs.add("-", std::move(rows).str());
+  outputs.commit();
   return 0;
 }
 

@@ -18,6 +18,8 @@
 #include "graph/errors.h"
 #include "malloc_tuning.h"
 #include "prefault_text.h"
+#include "standard_streams.h"
+#include "temporary_cleanup.h"
 
 #ifndef PT_VERSION
 #define PT_VERSION "unknown"
@@ -121,9 +123,31 @@ int run(const Action& action) {
   }
 }
 
+// CLI11's own errors as every other error: one line with the tool's prefix.
+int command_line_error(const CLI::ParseError& e) {
+  std::string text = e.what();
+  for (char& c : text) {
+    if (c == '\n' || c == '\r') c = ' ';
+  }
+  while (!text.empty() && text.back() == ' ') text.pop_back();
+  spdlog::error("{} (see partition_tool --help)", text);
+  return kExitBadInput;
+}
+
+// Every result on stdout reached it, or the run fails: a closed stdout or a
+// full disk is an error like any other.
+int finish(int code) {
+  const std::string failed = pt::app::finish_stdout();
+  if (failed.empty()) return code;
+  spdlog::error("stdout: cannot write: {}", failed);
+  return code == kExitOk || code == 1 ? kExitBadInput : code;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  pt::app::reserve_standard_streams();
+  pt::app::install_temporary_cleanup();
   set_up_logging();
   CLI::App app(
       "Partition a joint forward+backward training graph: choose which values the forward\n"
@@ -157,9 +181,17 @@ int main(int argc, char** argv) {
     for (const auto& r : commands) {
       if (r.app->parsed()) chosen = &r;
     }
-    if (!chosen && main_options.input.empty()) throw CLI::RequiredError("--input");
+    if (!chosen && main_options.inputs.empty() && main_options.positional.empty()) {
+      if (argc == 1) {  // a bare partition_tool: the usage
+        std::cout << app.help();
+        return finish(kExitOk);
+      }
+      throw CLI::RequiredError("--input");
+    }
   } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? kExitOk : kExitBadInput;
+    if (e.get_exit_code() != 0) return command_line_error(e);
+    app.exit(e);  // --help, --version: on stdout
+    return finish(kExitOk);
   }
 
   const int verbose = root_flags.verbose + (chosen ? chosen->flags.verbose : 0);
@@ -168,9 +200,9 @@ int main(int argc, char** argv) {
   spdlog::debug("heap tuning: {}", pt::app::malloc_tuning_state());
   spdlog::debug("text prefault: {}", pt::app::prefault_text_state());
 
-  if (chosen) return run(chosen->action);
-  return run([&main_options] {
+  if (chosen) return finish(run(chosen->action));
+  return finish(run([&main_options] {
     pt::app::resolve_main_options(main_options);
     return pt::app::run_main_command(main_options);
-  });
+  }));
 }

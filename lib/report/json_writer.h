@@ -17,6 +17,11 @@
 
 namespace pt {
 
+// The version every JSON document of the tool carries as "schema_version"
+// (reports, diff, sweep, inspect, explain): raised when a field changes
+// meaning or goes away, not when one is added.
+inline constexpr int kJsonSchemaVersion = 1;
+
 class JsonWriter {
  public:
   explicit JsonWriter(std::ostream& out) : out_(out) {}

@@ -14,7 +14,6 @@
 #include <google/protobuf/util/message_differencer.h>
 
 #include "cli/tool_runner.h"
-#include "graph/fd_buffer.h"
 #include "graph/graph_io.h"
 
 namespace {
@@ -74,7 +73,7 @@ TEST_CASE("--help teaches every command: description, options, an example") {
 }
 
 TEST_CASE("command-line mistakes exit 2 with CLI11's message") {
-  const ToolResult none = run_tool({});
+  const ToolResult none = run_tool({"-v"});
   CHECK(none.exit_code == 2);
   CHECK(contains(none.err, "--input is required"));
   const ToolResult bogus = run_tool({"--bogus"});
@@ -82,7 +81,7 @@ TEST_CASE("command-line mistakes exit 2 with CLI11's message") {
   CHECK(contains(bogus.err, "--bogus"));
   const ToolResult missing_arg = run_tool({"convert", kTiny});
   CHECK(missing_arg.exit_code == 2);
-  CHECK(contains(missing_arg.err, "OUT is required"));
+  CHECK(contains(missing_arg.err, "no output given: name it as OUT or with --output PATH"));
   const ToolResult negative_top = run_tool({"inspect", kTiny, "--top", "-1"});
   CHECK(negative_top.exit_code == 2);
   CHECK(contains(negative_top.err, "--top"));
@@ -236,7 +235,7 @@ TEST_CASE("main command: unknown --set key exits 2 and lists every valid key") {
   CHECK(contains(single_error(no_eq), "expected key=value"));
 }
 
-TEST_CASE("main command: applies --set, writes --output, -q keeps stderr empty") {
+TEST_CASE("main command: applies --set, writes --output, -q keeps stderr and stdout empty") {
   TempDir dir;
   const ToolResult r = run_tool({"--input", kTiny, "--output", dir.file("p.pb"), "--report", "--set",
                                  "dist_from_bw_base=1.2", "--set", "recompute_views=true"});
@@ -252,7 +251,7 @@ TEST_CASE("main command: applies --set, writes --output, -q keeps stderr empty")
   const ToolResult quiet = run_tool({"-q", "--input", kTiny});
   CHECK(quiet.exit_code == 0);
   CHECK(quiet.err.empty());
-  CHECK(contains(quiet.out, "tiny_mlp: saved "));
+  CHECK(quiet.out.empty());  // -q silences the summary line too
 }
 
 TEST_CASE("main command: --config file, then --set on top; errors name file and line") {
@@ -373,33 +372,5 @@ TEST_CASE("with no thread to be had (a pids limit), a command runs its threads' 
   CHECK(capped->exit_code == 0);
   CHECK(capped->err.empty());
   CHECK(capped->out == free_run.out);
-  CHECK(refused >= 1);
-}
-
-TEST_CASE("with no thread to be had, a streamed output of several pieces is written on the caller's thread") {
-  // gpt2_l96's partition is ~3 MB as .pb, several of graph/fd_buffer.h's
-  // 1 MiB pieces: its writes would run on a thread of their own. Limited to
-  // the test and the tool, every thread the tool asks for is refused, the
-  // writer's among them. (Under the sanitizers the tool's exit-time leak
-  // check would need a slot too: it is off for this one run.)
-  TempDir dir;
-  const std::string input = std::string(PT_TEST_DIR) + "/corpus/scale/gpt2_l96.pb";
-  const ToolResult free_run = run_tool({"--input", input, "-o", dir.file("free.pb")});
-  const char* asan = std::getenv("ASAN_OPTIONS");
-  const std::string asan_before = asan ? asan : "";
-  setenv("ASAN_OPTIONS", (asan_before + ":detect_leaks=0").c_str(), 1);
-  int64_t refused = 0;
-  const auto capped = run_tool_with_pids_max({"--input", input, "-o", dir.file("capped.pb")}, 2, refused);
-  if (asan) {
-    setenv("ASAN_OPTIONS", asan_before.c_str(), 1);
-  } else {
-    unsetenv("ASAN_OPTIONS");
-  }
-  if (!capped) return;  // skipped, as the helper said
-  REQUIRE(free_run.exit_code == 0);
-  CHECK(capped->exit_code == 0);
-  CHECK(capped->err.empty());
-  CHECK(pt::test::read_all(dir.file("capped.pb")) == pt::test::read_all(dir.file("free.pb")));
-  CHECK(std::filesystem::file_size(dir.file("free.pb")) > 2 * pt::FdBuffer::kPieceBytes);
   CHECK(refused >= 1);
 }

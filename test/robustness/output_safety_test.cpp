@@ -1,5 +1,5 @@
-// Safe outputs: every file the tool writes goes through a temporary file
-// renamed into place; no output may name the input or another output of the
+// Safe outputs: every regular file the tool writes goes through a temporary
+// file renamed into place; no output may name the input or another output of the
 // same run; and a run that fails writes nothing (not even the outputs that
 // were fine), leaves files it would have replaced untouched and leaves no
 // temporary file behind.
@@ -104,7 +104,7 @@ TEST_CASE("when one output cannot be written, none is") {
   const ToolResult r = run_tool({"--input", kSample, "--output", "p.pb", "--report-json", "missing/r.json"},
                                 work.path().string());
   CHECK(r.exit_code == 2);
-  CHECK(contains(single_error(r), "missing/r.json: cannot create a temporary file"));
+  CHECK(contains(single_error(r), "missing/r.json: the directory missing does not exist"));
   CHECK(fs::is_empty(work.path()));
 }
 
