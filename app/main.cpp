@@ -138,7 +138,7 @@ int command_line_error(const CLI::ParseError& e) {
 // full disk is an error like any other.
 int finish(int code) {
   const std::string failed = pt::app::finish_stdout();
-  if (failed.empty()) return code;
+  if (failed.empty() || (code != kExitOk && code != 1)) return code;  // an error already has its line
   spdlog::error("stdout: cannot write: {}", failed);
   return code == kExitOk || code == 1 ? kExitBadInput : code;
 }
