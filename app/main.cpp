@@ -7,6 +7,7 @@
 #include <exception>
 #include <string_view>
 #include <iostream>
+#include <sstream>
 
 #include <CLI/CLI.hpp>
 #include <google/protobuf/stubs/logging.h>
@@ -16,6 +17,7 @@
 #include "cmd_partition.h"
 #include "commands.h"
 #include "graph/errors.h"
+#include "graph/output_batch.h"
 #include "malloc_tuning.h"
 #include "prefault_text.h"
 #include "standard_streams.h"
@@ -134,6 +136,16 @@ int command_line_error(const CLI::ParseError& e) {
   return kExitBadInput;
 }
 
+// `text` on stdout, as every output is written (a full disk is an error).
+int print(const std::string& text) {
+  return run([&text] {
+    pt::OutputBatch out;
+    out.add("-", text);
+    out.commit();
+    return kExitOk;
+  });
+}
+
 // Every result on stdout reached it, or the run fails: a closed stdout or a
 // full disk is an error like any other.
 int finish(int code) {
@@ -182,16 +194,14 @@ int main(int argc, char** argv) {
       if (r.app->parsed()) chosen = &r;
     }
     if (!chosen && main_options.inputs.empty() && main_options.positional.empty()) {
-      if (argc == 1) {  // a bare partition_tool: the usage
-        std::cout << app.help();
-        return finish(kExitOk);
-      }
+      if (argc == 1) return finish(print(app.help()));  // a bare partition_tool: the usage
       throw CLI::RequiredError("--input");
     }
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() != 0) return command_line_error(e);
-    app.exit(e);  // --help, --version: on stdout
-    return finish(kExitOk);
+    std::ostringstream text;  // --help, --version
+    app.exit(e, text, text);
+    return finish(print(text.str()));
   }
 
   const int verbose = root_flags.verbose + (chosen ? chosen->flags.verbose : 0);

@@ -129,9 +129,16 @@ void OutputBatch::commit() {
     if (!wrote) throw_write_error(p.target.path, why);
     std::string().swap(p.contents);
   }
+  // Then devices and FIFOs, and stdout last: a device that refuses its
+  // bytes (/dev/full) stops the run before anything reaches stdout.
   for (Pending& p : pending_) {
-    if (p.target.kind == OutputTarget::Kind::Stdout) write_stdout(p.contents);
-    if (p.target.kind == OutputTarget::Kind::InPlace) write_in_place(p.target.write, p.contents);
+    if (p.target.kind != OutputTarget::Kind::InPlace) continue;
+    write_in_place(p.target.write, p.contents);
+    std::string().swap(p.contents);
+  }
+  for (Pending& p : pending_) {
+    if (p.target.kind != OutputTarget::Kind::Stdout) continue;
+    write_stdout(p.contents);
     std::string().swap(p.contents);
   }
   for (Pending& p : pending_) {

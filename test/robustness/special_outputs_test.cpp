@@ -76,7 +76,7 @@ TEST_CASE("/dev/null as an output stays a character device") {
   // Only read-checked here: whatever the tool did to it, it must still be
   // the device (as root a rename would have made it a regular file).
   for (const std::vector<std::string>& args :
-       {std::vector<std::string>{"--input", kTiny, "--report-json", "/dev/null", "--output", "/dev/null"},
+       {std::vector<std::string>{"--input", kTiny, "--report-json", "/dev/null", "--output", "/dev/null", "--output-format", "pb"},
         std::vector<std::string>{"convert", kTiny, "/dev/null", "--output-format", "json"}}) {
     const ToolResult r = run_tool(args);
     CHECK(r.exit_code == 0);
@@ -144,7 +144,7 @@ TEST_CASE("write errors: a full device or a closed stdout fail every command wit
   }
   for (const auto& args : std::vector<std::vector<std::string>>{
            {"--input", kTiny, "--report-json", "/dev/full"},
-           {"--input", kTiny, "--output", "/dev/full"},
+           {"--input", kTiny, "--output-format", "pbtxt", "--output", "/dev/full"},
            {"convert", kTiny, "/dev/full", "--output-format", "pb"},
            {"generate", "--layers", "1", "-o", "/dev/full", "--output-format", "pb"},
            {"sweep", "--input", kTiny, "--key", "cse", "--values", "true,false", "--plot", "/dev/full"},
