@@ -17,20 +17,14 @@ namespace {
 
 namespace fs = std::filesystem;
 using pt::test::read_all;
+using pt::test::contains;
 using pt::test::run_tool;
+using pt::test::single_error;
 using pt::test::TempDir;
 using pt::test::ToolResult;
 
 const std::string kLinear = std::string(PT_SAMPLE_DIR) + "/linear_ce.pb";
 const std::string kTiny = std::string(PT_SAMPLE_DIR) + "/tiny_mlp.pbtxt";
-
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
-
-std::string single_error(const ToolResult& r) {
-  const auto lines = r.err_lines();
-  REQUIRE(lines.size() == 1);
-  return lines[0];
-}
 
 google::protobuf::Struct json_of(const std::string& text) {
   google::protobuf::Struct s;

@@ -2,6 +2,7 @@
 // shell, and captures its exit code, stdout and stderr.
 #pragma once
 
+#include <doctest/doctest.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -30,6 +31,15 @@ struct ToolResult {
     return lines;
   }
 };
+
+inline bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// The one error line of a failed run (requires there to be exactly one).
+inline std::string single_error(const ToolResult& r) {
+  const auto lines = r.err_lines();
+  REQUIRE(lines.size() == 1);
+  return lines[0];
+}
 
 inline std::string read_all(const std::string& path) {
   std::ifstream in(path, std::ios::binary);

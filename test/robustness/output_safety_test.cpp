@@ -14,20 +14,14 @@ namespace {
 
 namespace fs = std::filesystem;
 using pt::test::read_all;
+using pt::test::contains;
 using pt::test::run_tool;
+using pt::test::single_error;
 using pt::test::TempDir;
 using pt::test::ToolResult;
 
 const std::string kSample = std::string(PT_SAMPLE_DIR) + "/linear_ce.pb";
 const std::string kInfeasible = std::string(PT_TEST_DIR) + "/robustness/unsaveable_primal.pbtxt";
-
-std::string single_error(const ToolResult& r) {
-  const auto lines = r.err_lines();
-  REQUIRE(lines.size() == 1);
-  return lines[0];
-}
-
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 size_t file_count(const fs::path& dir) {
   size_t n = 0;
