@@ -20,7 +20,7 @@ namespace {
 
 using pt::test::contains;
 using pt::test::run_tool;
-using pt::test::single_error;
+using pt::test::error_line;
 using pt::test::TempDir;
 using pt::test::ToolResult;
 
@@ -163,7 +163,7 @@ TEST_CASE("inspect: --input-format overrides the extension") {
   std::filesystem::copy_file(kTiny, dir.file("tiny.dat"));
   const ToolResult no_format = run_tool({"inspect", dir.file("tiny.dat")});
   CHECK(no_format.exit_code == 2);
-  CHECK(contains(single_error(no_format), "tiny.dat: cannot tell the format from the extension '.dat'"));
+  CHECK(contains(error_line(no_format), "tiny.dat: cannot tell the format from the extension '.dat'"));
   const ToolResult with_format = run_tool({"inspect", dir.file("tiny.dat"), "--input-format", "pbtxt"});
   CHECK(with_format.exit_code == 0);
   CHECK(contains(with_format.out, "nodes: 15 (3 placeholder, 11 call_function, 0 get_attr, 1 output)"));
@@ -194,7 +194,7 @@ TEST_CASE("convert refuses to write over its input") {
   for (const std::string& out : std::vector<std::string>{in, dir.path().string() + "/./g.pbtxt"}) {
     const ToolResult r = run_tool({"convert", in, out, "--output-format", "pbtxt"});
     CHECK(r.exit_code == 2);
-    CHECK(contains(single_error(r), "refusing to write over the input file"));
+    CHECK(contains(error_line(r), "refusing to write over the input file"));
   }
   std::filesystem::create_symlink(in, dir.file("link.pbtxt"));
   CHECK(run_tool({"convert", in, dir.file("link.pbtxt")}).exit_code == 2);
@@ -205,14 +205,14 @@ TEST_CASE("convert of a missing file: one line, exit 2") {
   TempDir dir;
   const ToolResult r = run_tool({"convert", dir.file("nope.pb"), dir.file("out.json")});
   CHECK(r.exit_code == 2);
-  CHECK(single_error(r) == "partition_tool: error: " + dir.file("nope.pb") + ": cannot open: No such file or directory");
+  CHECK(error_line(r) == "partition_tool: error: " + dir.file("nope.pb") + ": cannot open: No such file or directory");
   CHECK_FALSE(std::filesystem::exists(dir.file("out.json")));
 }
 
 TEST_CASE("main command: unknown --set key exits 2 and lists every valid key") {
   const ToolResult r = run_tool({"--input", kTiny, "--set", "no_such_key=1"});
   CHECK(r.exit_code == 2);
-  const std::string line = single_error(r);
+  const std::string line = error_line(r);
   CHECK(line.starts_with("partition_tool: error: unknown setting 'no_such_key'; valid keys: cse, recompute_views, "));
   for (const char* key : {"aggressive_recomputation", "ban_recompute_reductions", "treat_parameters_as_free_to_save",
                           "max_dist_from_bw", "activation_memory_budget", "dist_from_bw_base", "dist_from_bw_cap",
@@ -222,10 +222,10 @@ TEST_CASE("main command: unknown --set key exits 2 and lists every valid key") {
   }
   const ToolResult bad_value = run_tool({"--input", kTiny, "--set", "cse=maybe"});
   CHECK(bad_value.exit_code == 2);
-  CHECK(single_error(bad_value) == "partition_tool: error: setting cse = 'maybe': expected true or false");
+  CHECK(error_line(bad_value) == "partition_tool: error: setting cse = 'maybe': expected true or false");
   const ToolResult no_eq = run_tool({"--input", kTiny, "--set", "cse"});
   CHECK(no_eq.exit_code == 2);
-  CHECK(contains(single_error(no_eq), "expected key=value"));
+  CHECK(contains(error_line(no_eq), "expected key=value"));
 }
 
 TEST_CASE("main command: applies --set, writes --output, -q keeps stderr and stdout empty") {
@@ -269,14 +269,14 @@ TEST_CASE("main command: --config file, then --set on top; errors name file and 
   write_text(dir.file("bad.toml"), "cse = true\nbogus_key = 3\n");
   const ToolResult bad = run_tool({"--input", kTiny, "--config", dir.file("bad.toml")});
   CHECK(bad.exit_code == 2);
-  CHECK(contains(single_error(bad), dir.file("bad.toml") + ":2: unknown setting 'bogus_key'; valid keys: cse,"));
+  CHECK(contains(error_line(bad), dir.file("bad.toml") + ":2: unknown setting 'bogus_key'; valid keys: cse,"));
   write_text(dir.file("noeq.toml"), "cse true\n");
   const ToolResult noeq = run_tool({"--input", kTiny, "--config", dir.file("noeq.toml")});
   CHECK(noeq.exit_code == 2);
-  CHECK(contains(single_error(noeq), "noeq.toml:1: expected key = value, got 'cse true'"));
+  CHECK(contains(error_line(noeq), "noeq.toml:1: expected key = value, got 'cse true'"));
   const ToolResult missing = run_tool({"--input", kTiny, "--config", dir.file("none.toml")});
   CHECK(missing.exit_code == 2);
-  CHECK(contains(single_error(missing), "none.toml: cannot open settings file"));
+  CHECK(contains(error_line(missing), "none.toml: cannot open settings file"));
 }
 
 TEST_CASE("main command: --output may not be the input") {
@@ -284,7 +284,7 @@ TEST_CASE("main command: --output may not be the input") {
   std::filesystem::copy_file(kTiny, dir.file("g.pbtxt"));
   const ToolResult r = run_tool({"--input", dir.file("g.pbtxt"), "--output", dir.file("g.pbtxt")});
   CHECK(r.exit_code == 2);
-  CHECK(contains(single_error(r), "refusing to write over the input file"));
+  CHECK(contains(error_line(r), "refusing to write over the input file"));
 }
 
 TEST_CASE("-v raises the log level, before or after the subcommand") {

@@ -19,7 +19,7 @@ namespace fs = std::filesystem;
 using pt::test::read_all;
 using pt::test::contains;
 using pt::test::run_tool;
-using pt::test::single_error;
+using pt::test::error_line;
 using pt::test::TempDir;
 using pt::test::ToolResult;
 
@@ -56,7 +56,7 @@ TEST_CASE("errors name the cause: a directory, an empty file, ONNX, a partition 
           std::vector<std::string>{"flow", c.file, "--dimacs", work.file("out.dimacs")}}) {
       const ToolResult r = run_tool(args);
       CHECK(r.exit_code == 2);
-      CHECK(contains(single_error(r), c.cause));
+      CHECK(contains(error_line(r), c.cause));
     }
     CHECK_FALSE(fs::exists(work.file("out.json")));
     CHECK_FALSE(fs::exists(work.file("out.dimacs")));
@@ -96,13 +96,13 @@ TEST_CASE("the input is --input, -i or a positional file for every command") {
   }
   const ToolResult two = run_tool({"explain", kTiny, "-i", kTiny, "--node", "mm"});
   CHECK(two.exit_code == 2);
-  CHECK(contains(single_error(two), "this command reads one graph; 2 given"));
+  CHECK(contains(error_line(two), "this command reads one graph; 2 given"));
 }
 
 TEST_CASE("dot's drawing limit is --max-drawn; --max-nodes is the loader's") {
   const ToolResult drawn = run_tool({"dot", kLinear, "--max-drawn", "10"});
   CHECK(drawn.exit_code == 2);
-  CHECK(contains(single_error(drawn), "more than --max-drawn 10"));
+  CHECK(contains(error_line(drawn), "more than --max-drawn 10"));
   const ToolResult loader = run_tool({"dot", kLinear, "--max-nodes", "10"});
   CHECK(loader.exit_code == 2);
   CHECK_FALSE(contains(loader.err, "--max-drawn"));
@@ -128,7 +128,7 @@ TEST_CASE("CLI11's errors are one line with the tool's prefix; a bare call print
     CAPTURE(args.front());
     const ToolResult r = run_tool(args);
     CHECK(r.exit_code == 2);
-    CHECK(single_error(r).starts_with("partition_tool: error: "));
+    CHECK(error_line(r).starts_with("partition_tool: error: "));
   }
   const ToolResult bare = run_tool({});
   CHECK(bare.exit_code == 0);
@@ -176,11 +176,11 @@ TEST_CASE("several graphs in one call: one exit code, per-graph sections and tot
   std::ofstream(work.file("graphs/c.json")) << "{";
   const ToolResult bad = run_tool({"--input", "graphs", "--report-json", "bad.json"}, work.path().string());
   CHECK(bad.exit_code == 2);
-  CHECK(contains(single_error(bad), "c.json"));
+  CHECK(contains(error_line(bad), "c.json"));
   CHECK_FALSE(fs::exists(work.file("bad.json")));
   const ToolResult one_output = run_tool({"-i", kTiny, "-i", kLinear, "--output", "p.pb"}, work.path().string());
   CHECK(one_output.exit_code == 2);
-  CHECK(contains(single_error(one_output), "--output writes one partition"));
+  CHECK(contains(error_line(one_output), "--output writes one partition"));
 }
 
 TEST_CASE("--no-timings: two runs' JSON reports compare byte for byte") {

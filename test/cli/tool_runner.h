@@ -35,7 +35,7 @@ struct ToolResult {
 inline bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 // The one error line of a failed run (requires there to be exactly one).
-inline std::string single_error(const ToolResult& r) {
+inline std::string error_line(const ToolResult& r) {
   const auto lines = r.err_lines();
   REQUIRE(lines.size() == 1);
   return lines[0];

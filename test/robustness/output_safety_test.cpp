@@ -16,7 +16,7 @@ namespace fs = std::filesystem;
 using pt::test::read_all;
 using pt::test::contains;
 using pt::test::run_tool;
-using pt::test::single_error;
+using pt::test::error_line;
 using pt::test::TempDir;
 using pt::test::ToolResult;
 
@@ -47,8 +47,8 @@ TEST_CASE("--report-json may not name the input file, however spelled") {
     fs::create_directories(work.file("sub"));
     const ToolResult r = run_tool({"--input", in, "--report-json", spelling});
     CHECK(r.exit_code == 2);
-    CHECK(contains(single_error(r), "refusing to write over the input file"));
-    CHECK(contains(single_error(r), "--report-json"));
+    CHECK(contains(error_line(r), "refusing to write over the input file"));
+    CHECK(contains(error_line(r), "--report-json"));
     CHECK(read_all(in) == before);
   }
 }
@@ -59,7 +59,7 @@ TEST_CASE("--output may not name the input through a symbolic link") {
   fs::create_symlink(in, work.file("link.pb"));
   const ToolResult r = run_tool({"--input", in, "--output", work.file("link.pb")});
   CHECK(r.exit_code == 2);
-  CHECK(contains(single_error(r), "refusing to write over the input file"));
+  CHECK(contains(error_line(r), "refusing to write over the input file"));
   CHECK(fs::is_symlink(work.file("link.pb")));
   CHECK(read_all(in) == read_all(kSample));
 }
@@ -70,7 +70,7 @@ TEST_CASE("convert may not write over its input through a symbolic link") {
   fs::create_symlink(in, work.file("link.pb"));
   const ToolResult r = run_tool({"convert", in, work.file("link.pb")});
   CHECK(r.exit_code == 2);
-  CHECK(contains(single_error(r), "refusing to write over the input file"));
+  CHECK(contains(error_line(r), "refusing to write over the input file"));
   CHECK(read_all(in) == read_all(kSample));
 }
 
@@ -79,7 +79,7 @@ TEST_CASE("flow --dimacs may not write over its input") {
   const std::string in = copy_sample(work);
   const ToolResult r = run_tool({"flow", "--input", in, "--dimacs", work.file("./in.pb")});
   CHECK(r.exit_code == 2);
-  CHECK(contains(single_error(r), "refusing to write over the input file"));
+  CHECK(contains(error_line(r), "refusing to write over the input file"));
   CHECK(read_all(in) == read_all(kSample));
 }
 
@@ -88,7 +88,7 @@ TEST_CASE("--output and --report-json may not name the same file") {
   const ToolResult r = run_tool({"--input", kSample, "--output", "same.json", "--report-json", "./same.json"},
                                 work.path().string());
   CHECK(r.exit_code == 2);
-  CHECK(contains(single_error(r), "named by both --output and --report-json"));
+  CHECK(contains(error_line(r), "named by both --output and --report-json"));
   CHECK(fs::is_empty(work.path()));
 }
 
@@ -98,7 +98,7 @@ TEST_CASE("when one output cannot be written, none is") {
   const ToolResult r = run_tool({"--input", kSample, "--output", "p.pb", "--report-json", "missing/r.json"},
                                 work.path().string());
   CHECK(r.exit_code == 2);
-  CHECK(contains(single_error(r), "missing/r.json: the directory missing does not exist"));
+  CHECK(contains(error_line(r), "missing/r.json: the directory missing does not exist"));
   CHECK(fs::is_empty(work.path()));
 }
 

@@ -20,7 +20,7 @@ namespace fs = std::filesystem;
 using pt::test::read_all;
 using pt::test::contains;
 using pt::test::run_tool;
-using pt::test::single_error;
+using pt::test::error_line;
 using pt::test::RunOptions;
 using pt::test::TempDir;
 using pt::test::ToolResult;
@@ -100,10 +100,10 @@ TEST_CASE("a directory or a missing directory as an output: one line, exit 2, no
   fs::create_directories(work.file("dir"));
   const ToolResult dir = run_tool({"--input", kTiny, "--output", "p.pb", "--report-json", "dir"}, work.path().string());
   CHECK(dir.exit_code == 2);
-  CHECK(contains(single_error(dir), "dir: is a directory"));
+  CHECK(contains(error_line(dir), "dir: is a directory"));
   const ToolResult missing = run_tool({"convert", kTiny, "nowhere/g.pb"}, work.path().string());
   CHECK(missing.exit_code == 2);
-  CHECK(contains(single_error(missing), "nowhere/g.pb: the directory nowhere does not exist"));
+  CHECK(contains(error_line(missing), "nowhere/g.pb: the directory nowhere does not exist"));
   CHECK_FALSE(fs::exists(work.file("p.pb")));
 }
 
@@ -131,10 +131,10 @@ TEST_CASE("write errors: a full device or a closed stdout fail every command wit
     CAPTURE(args.back());
     const ToolResult full = run_tool(args, RunOptions{.stdout_path = "/dev/full"});
     CHECK(full.exit_code == 2);
-    CHECK(contains(single_error(full), "stdout: cannot write: No space left on device"));
+    CHECK(contains(error_line(full), "stdout: cannot write: No space left on device"));
     const ToolResult closed = run_tool(args, RunOptions{.close_stdout = true});
     CHECK(closed.exit_code == 2);
-    CHECK(contains(single_error(closed), "stdout: cannot write: Bad file descriptor"));
+    CHECK(contains(error_line(closed), "stdout: cannot write: Bad file descriptor"));
   }
   for (const auto& args : std::vector<std::vector<std::string>>{
            {"--input", kTiny, "--report-json", "/dev/full"},
@@ -146,7 +146,7 @@ TEST_CASE("write errors: a full device or a closed stdout fail every command wit
     CAPTURE(args.back());
     const ToolResult r = run_tool(args);
     CHECK(r.exit_code == 2);
-    CHECK(contains(single_error(r), "/dev/full: cannot write: No space left on device"));
+    CHECK(contains(error_line(r), "/dev/full: cannot write: No space left on device"));
   }
 }
 
@@ -173,7 +173,7 @@ TEST_CASE("no output may write over an input: settings files, saved reports, har
     CAPTURE(args.back());
     const ToolResult r = run_tool(args, work.path().string());
     CHECK(r.exit_code == 2);
-    CHECK(contains(single_error(r), "refusing to write over the input file"));
+    CHECK(contains(error_line(r), "refusing to write over the input file"));
   }
   CHECK(read_all(work.file("a.json")) == report);
   CHECK(read_all(work.file("s.toml")) == settings);
@@ -186,13 +186,13 @@ TEST_CASE("two outputs may not alias, even through a dangling symbolic link; std
   const ToolResult alias = run_tool({"--input", kTiny, "--report-json", "r.json", "--report-md", "link.md"},
                                     work.path().string());
   CHECK(alias.exit_code == 2);
-  CHECK(contains(single_error(alias), "named by both --report-json and --report-md"));
+  CHECK(contains(error_line(alias), "named by both --report-json and --report-md"));
   const ToolResult two_stdout = run_tool({"--input", kTiny, "--report", "--report-json", "-"});
   CHECK(two_stdout.exit_code == 2);
-  CHECK(contains(single_error(two_stdout), "--report and --report-json both write to stdout"));
+  CHECK(contains(error_line(two_stdout), "--report and --report-json both write to stdout"));
   const ToolResult md_json = run_tool({"diff", "--input", kTiny, "--json", "--report-md", "-"});
   CHECK(md_json.exit_code == 2);
-  CHECK(contains(single_error(md_json), "both write to stdout"));
+  CHECK(contains(error_line(md_json), "both write to stdout"));
   CHECK(fs::is_empty(work.path()) == false);  // only the link
   CHECK_FALSE(fs::exists(work.file("r.json")));
 }
