@@ -1,5 +1,5 @@
 // Helpers shared by the subcommands: resolving file formats, loading and
-// validating a graph, reading a settings file. (Human-readable sizes are
+// validating a graph. (Human-readable sizes are
 // pt::human_bytes in report/human_units.h, shared with the reports.)
 #pragma once
 
@@ -14,6 +14,7 @@
 #include "graph/validate.h"
 #include "partition/settings.h"
 #include "pipeline/pipeline.h"
+#include "partition/settings_file.h"  // apply_settings_file (--config)
 
 namespace CLI {
 class App;
@@ -69,13 +70,5 @@ OutputBatch output_batch();
 
 // True under -q: the one-line summary a command prints on success is left out.
 bool quiet();
-
-// Applies a settings file to `settings`: one `key = value` per line, keys as
-// for --set. Blank lines and `# comments` are allowed; a `[section]` header
-// prefixes the keys below it (`[recomputable_ops]` + `add = [...]` is
-// `recomputable_ops.add`), as in TOML; values may be quoted; lists are
-// written ["aten.a", "aten.b"] on one line. Throws SettingsError naming the
-// file and line.
-void apply_settings_file(const std::string& path, Settings& settings);
 
 }  // namespace pt::app

@@ -6,6 +6,8 @@
 #pragma once
 
 #include <functional>
+#include <span>
+#include <string>
 #include <string_view>
 
 namespace CLI {
@@ -30,5 +32,10 @@ Action add_explain_command(CLI::App& sub);  // cmd_explain.cpp
 Action add_diff_command(CLI::App& sub);     // cmd_diff.cpp
 Action add_sweep_command(CLI::App& sub);    // cmd_sweep.cpp
 Action add_dot_command(CLI::App& sub);      // cmd_dot.cpp
+
+// When the first argument looks like a mistyped command name (no option, no
+// file, near a name of `commands`): "unknown command 'X' (did you mean
+// 'Y'?)". Else "". (main_options.cpp)
+std::string mistyped_command(int argc, char** argv, std::span<const Command> commands);
 
 }  // namespace pt::app

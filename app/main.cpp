@@ -198,6 +198,10 @@ int main(int argc, char** argv) {
       throw CLI::RequiredError("--input");
     }
   } catch (const CLI::ParseError& e) {
+    if (const std::string typo = pt::app::mistyped_command(argc, argv, kCommands); !typo.empty()) {
+      spdlog::error("{}", typo);
+      return kExitBadInput;
+    }
     if (e.get_exit_code() != 0) return command_line_error(e);
     std::ostringstream text;  // --help, --version
     app.exit(e, text, text);

@@ -4,7 +4,9 @@
 
 #include "cli_common.h"
 #include "cmd_partition.h"
+#include "commands.h"
 #include "graph/errors.h"
+#include "graph/nearest_name.h"
 
 namespace pt::app {
 
@@ -17,6 +19,19 @@ std::string valid_keys_text() {
 }
 
 }  // namespace
+
+std::string mistyped_command(int argc, char** argv, std::span<const Command> commands) {
+  if (argc < 2) return "";
+  const std::string first = argv[1];
+  if (first.empty() || first[0] == '-' || first.find_first_of("./") != std::string::npos) return "";
+  NearestName nearest(first);
+  for (const Command& c : commands) {
+    if (c.name == first) return "";
+    nearest.consider(c.name);
+  }
+  if (nearest.best().empty()) return "";
+  return "unknown command '" + first + "'" + did_you_mean(nearest.best());
+}
 
 void add_main_options(CLI::App& app, MainOptions& o) {
   app.add_option("-i,--input", o.inputs,
@@ -49,14 +64,15 @@ void add_main_options(CLI::App& app, MainOptions& o) {
       ->allow_extra_args(false)
       ->type_name("KEY=VALUE");
   app.add_option("--config", o.config_path,
-                 "Settings file: one 'key = value' per line, keys as for --set, '#' comments")
+                 "Settings file (TOML): 'key = value' lines, keys as for --set, op-class edits as lists")
       ->type_name("FILE");
   add_load_options(app, o.limits);
   app.footer(
       "Subcommands have their own --help (partition_tool inspect --help).\n\n"
-      "Settings keys (--set key=value, or 'key = value' lines in --config FILE):\n" +
+      "Settings keys (--set key=value, or 'key = value' lines in a TOML --config FILE):\n" +
       valid_keys_text() +
-      "Op-class keys take comma-separated packets: --set recomputable_ops.add=aten.mm\n\n"
+      "Op-class keys take comma-separated ops, as packets or targets: --set recomputable_ops.add=aten.mm\n"
+      "(aten.mm.default is aten.mm). In a --config file: recomputable_ops.add = [\"aten.mm\"].\n\n"
       "Exit codes: 0 ok; 2 bad input, settings or command line; 3 infeasible (no\n"
       "finite cut); 4 internal error.\n\n"
       "Examples:\n"

@@ -58,7 +58,7 @@ void add_settings_options(CLI::App& app, SettingsArgs& a, const std::string& suf
       ->allow_extra_args(false)
       ->type_name("KEY=VALUE");
   app.add_option("--config" + suffix, a.config_path,
-                 "Settings file" + of + ": one 'key = value' per line, '#' comments")
+                 "Settings file" + of + " (TOML, as for the main command)")
       ->type_name("FILE");
 }
 

@@ -16,7 +16,7 @@
 # machine, from where every developer's run starts (not bit-for-bit
 # repeatable: mutations follow values compared at run time). Exploring, with
 # what earlier runs learned and a random seed, is the timed mode's job
-# (docs/robustness.md).
+# (docs/user_guide.md, "Robustness").
 #
 # Needs clang (scripts/setup.sh installs it) and the normal build in build/
 # (for `partition_tool convert`, which turns the corpus into text and JSON

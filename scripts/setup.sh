@@ -26,7 +26,7 @@ for arg in "$@"; do
   esac
 done
 
-packages=(cmake g++ ninja-build libcli11-dev liblemon-dev libglpk-dev libltdl-dev libspdlog-dev libfmt-dev
+packages=(cmake g++ ninja-build libcli11-dev liblemon-dev libglpk-dev libltdl-dev libspdlog-dev libfmt-dev libtomlplusplus-dev
           libprotobuf-dev protobuf-compiler doctest-dev python3
           clang libclang-rt-dev)  # clang and its sanitizer/libFuzzer runtimes (only recommended by
                                   # clang, so not pulled by --no-install-recommends): scripts/sanitize.sh, fuzz.sh

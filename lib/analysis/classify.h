@@ -1,4 +1,4 @@
-// Classification of the prepared joint graph (DESIGN.md section 3, rules 4
+// Classification of the prepared joint graph (docs/design.md section 3, rules 4
 // and 6): which nodes the forward needs, which must run in the backward, the
 // forward order, and each node's distance from the backward.
 #pragma once

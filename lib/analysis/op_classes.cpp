@@ -1,5 +1,8 @@
 #include "analysis/op_classes.h"
 
+#include <algorithm>
+#include <span>
+
 namespace pt {
 
 namespace {
@@ -27,6 +30,21 @@ OpClasses OpClasses::pytorch_defaults() {
   c.cse_rand = to_set(k_cse_rand_ops);
   c.pointwise = to_set(k_pointwise_packets);
   return c;
+}
+
+const std::vector<std::string_view>& OpClasses::known_packets() {
+  static const std::vector<std::string_view> known = [] {
+    std::vector<std::string_view> out;
+    for (const auto& list : {std::span<const std::string_view>(k_recomputable_ops), std::span<const std::string_view>(k_random_ops),
+                             std::span<const std::string_view>(k_view_ops), std::span<const std::string_view>(k_compute_intensive_ops),
+                             std::span<const std::string_view>(k_cse_rand_ops), std::span<const std::string_view>(k_pointwise_packets)}) {
+      out.insert(out.end(), list.begin(), list.end());
+    }
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+  }();
+  return known;
 }
 
 }  // namespace pt

@@ -4,6 +4,9 @@
 // every class can be edited from the settings (see settings.h).
 #pragma once
 
+#include <string_view>
+#include <vector>
+
 #include "analysis/packet_set.h"
 #include "graph/graph.h"
 
@@ -18,6 +21,9 @@ struct OpClasses {
   PacketSet pointwise;          // packets with a pointwise overload (reports)
 
   static OpClasses pytorch_defaults();
+  // Every packet of PyTorch's default classes, sorted, each once: the ops
+  // the tool knows by name (settings edits are checked against them).
+  static const std::vector<std::string_view>& known_packets();
 
   bool is_recomputable(const Node& n) const { return recomputable.count(n.packet) != 0; }
   bool is_random(const Node& n) const { return random.count(n.packet) != 0; }

@@ -165,10 +165,10 @@ KnapsackResult greedy_knapsack(const std::vector<double>& memory, const std::vec
 }
 
 KnapsackResult solve_knapsack(std::string_view solver, const std::vector<double>& memory,
-                              const std::vector<double>& runtime, double max_memory) {
+                              const std::vector<double>& runtime, double max_memory, double ilp_time_limit_s) {
   if (solver == "dp") return dp_knapsack(memory, runtime, max_memory);
   if (solver == "greedy") return greedy_knapsack(memory, runtime, max_memory);
-  if (solver == "ilp") return ilp_knapsack(memory, runtime, max_memory);
+  if (solver == "ilp") return ilp_knapsack(memory, runtime, max_memory, ilp_time_limit_s);
   throw SettingsError("activation_memory_budget_solver = '" + std::string(solver) +
                       "' is not one of dp, greedy, ilp");
 }

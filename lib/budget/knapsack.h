@@ -1,4 +1,4 @@
-// 0-1 knapsack solvers of the activation memory budget (DESIGN.md section 5),
+// 0-1 knapsack solvers of the activation memory budget (docs/design.md section 5),
 // with the exact semantics of PyTorch 2.11's
 // torch/_functorch/_activation_checkpointing/knapsack.py.
 //
@@ -19,6 +19,7 @@
 // raises IndexError); see each solver for non-finite values.
 #pragma once
 
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -28,6 +29,8 @@ struct KnapsackResult {
   double total_runtime = 0;
   std::vector<int> saved;       // indices into the inputs
   std::vector<int> recomputed;  // the other indices
+  bool timed_out = false;       // ilp: the time limit ended the search
+  std::string note;             // ilp: what was used instead of a proven optimum ("" when proven)
 };
 
 // Quantized dynamic programme (PyTorch's default solver, `dp`).
@@ -66,17 +69,22 @@ KnapsackResult greedy_knapsack(const std::vector<double>& memory, const std::vec
 // saved set may differ from PyTorch's under `ilp` even when the value agrees.
 // PyTorch reports HiGHS's objective value; this reports the sum of the kept
 // runtimes. x_i is kept when its value is above 0.5 (PyTorch: exactly 1).
-// Throws std::invalid_argument for non-finite inputs and std::runtime_error
-// when GLPK finds no optimum (e.g. a negative max_memory; PyTorch raises
-// "Somehow scipy solving failed").
+// GLPK's branch and bound can run for hours (near-equal ratios):
+// `time_limit_s` bounds the relaxation and the search each (not PyTorch's,
+// whose HiGHS has none). On expiry the best feasible answer found is kept,
+// or without one the dp solver's is used; `timed_out` and `note` say which.
+// Throws std::invalid_argument for non-finite inputs or a limit not above 0
+// and std::runtime_error when GLPK finds no optimum (e.g. a negative
+// max_memory; PyTorch raises "Somehow scipy solving failed").
 KnapsackResult ilp_knapsack(const std::vector<double>& memory, const std::vector<double>& runtime,
-                            double max_memory);
+                            double max_memory, double time_limit_s = 10);
 
 // Dispatches on activation_memory_budget_solver: "dp", "greedy" or "ilp".
 // Throws SettingsError for any other name (PyTorch: "Not aware of memory
 // budget knapsack solver").
+// `ilp_time_limit_s`: the ilp solver's time limit (setting ilp_time_limit).
 KnapsackResult solve_knapsack(std::string_view solver, const std::vector<double>& memory,
-                              const std::vector<double>& runtime, double max_memory);
+                              const std::vector<double>& runtime, double max_memory, double ilp_time_limit_s = 10);
 
 // Python's round(x) for a finite double: nearest integer, ties to even.
 // Throws std::invalid_argument when x is not finite or outside int64.

@@ -34,6 +34,29 @@ std::vector<int64_t> storages(const Graph& g, const OpClasses& ops) {
   return out;
 }
 
+// Under ban_recompute_rng_seeds, the random values the backward reads
+// (directly or through what it recomputes): seeds, their lookups and random
+// ops reading no seed, or a tuple's tensor items. The stages that save only
+// the inputs (and MUST_SAVE values) keep these too, as the cut's bans do.
+std::vector<NodeId> random_values_to_save(const Graph& g, const Classification& c, const Settings& s) {
+  std::vector<NodeId> out;
+  if (!BanOptions::from_settings(s).rng_seeds) return out;
+  for (NodeId id = 0; id < g.size(); ++id) {
+    if (!c.required_fw[id] || c.dist_from_bw[id] >= kFarFromBackward) continue;
+    if (!recompute_changes_random_numbers(g, id, s.op_classes)) continue;
+    if (g[id].value_kind == ValueKind::Tensor) {
+      out.push_back(id);
+      continue;
+    }
+    for (NodeId u : g.users[id]) {
+      if (g[u].value_kind == ValueKind::Tensor && c.dist_from_bw[u] < kFarFromBackward) out.push_back(u);
+    }
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
 }  // namespace
 
 double effective_budget(const Graph& g, const Settings& s) {
@@ -60,6 +83,8 @@ BudgetDecision choose_saved_values(const Graph& g, const Classification& c, cons
     // Budget 0: save only the inputs, no solve.
     d.stage = "inputs_only";
     d.chosen = c.inputs;
+    const auto random = random_values_to_save(g, c, s);
+    d.chosen.insert(d.chosen.end(), random.begin(), random.end());
     std::sort(d.chosen.begin(), d.chosen.end());
     return d;
   }
@@ -95,13 +120,17 @@ BudgetDecision choose_saved_values(const Graph& g, const Classification& c, cons
   }
 
   // Knapsack over what the aggressive cut banned (in ban order) that the
-  // backward needs and that does not alias an input.
+  // backward needs and that does not alias an input. Random seeds under
+  // ban_recompute_rng_seeds are no candidates: the knapsack may not choose
+  // to recompute them (and the final cut keeps their bans).
   const auto storage = storages(g, s.op_classes);
   std::set<int64_t> input_storage;
   for (NodeId id : c.inputs) input_storage.insert(storage[id]);
   std::vector<NodeId> candidates, must_save;
-  for (NodeId id : d.solves.back().network.ban_order) {
+  const FlowNetwork& aggressive_net = d.solves.back().network;
+  for (NodeId id : aggressive_net.ban_order) {
     if (c.dist_from_bw[id] >= kFarFromBackward || input_storage.count(storage[id])) continue;
+    if (aggressive_net.banned[id] == BanReason::RandomSeed) continue;
     (g[id].recompute == Recompute::MustSave ? must_save : candidates).push_back(id);
   }
   std::stable_sort(candidates.begin(), candidates.end(),
@@ -110,6 +139,9 @@ BudgetDecision choose_saved_values(const Graph& g, const Classification& c, cons
     d.stage = "knapsack_empty";
     d.chosen = c.inputs;
     d.chosen.insert(d.chosen.end(), must_save.begin(), must_save.end());
+    for (NodeId id : random_values_to_save(g, c, s)) {
+      if (std::find(must_save.begin(), must_save.end(), id) == must_save.end()) d.chosen.push_back(id);
+    }
     return d;
   }
   std::vector<double> memory, runtime;
@@ -126,7 +158,9 @@ BudgetDecision choose_saved_values(const Graph& g, const Classification& c, cons
     memory.push_back((static_cast<double>(g[id].size_bytes) / 1e9) / span);
     runtime.push_back(estimate_runtime(g, id));
   }
-  const KnapsackResult k = solve_knapsack(s.activation_memory_budget_solver, memory, runtime, std::max(d.budget, 0.0));
+  const KnapsackResult k = solve_knapsack(s.activation_memory_budget_solver, memory, runtime, std::max(d.budget, 0.0),
+                                          s.ilp_time_limit);
+  d.solver_note = k.note;
   BanOptions final_options = aggressive;
   final_options.dont_ban.assign(g.size(), false);
   Flags kept(candidates.size(), true);

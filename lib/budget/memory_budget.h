@@ -1,4 +1,4 @@
-// The activation memory budget (DESIGN.md section 5), PyTorch's
+// The activation memory budget (docs/design.md section 5), PyTorch's
 // choose_saved_values_set: with budget b in [0, 1], try the default cut, then
 // more aggressive cuts, then a 0-1 knapsack over the banned-but-recomputable
 // nodes (solver: activation_memory_budget_solver) and a final cut that
@@ -29,6 +29,7 @@ struct BudgetDecision {
   std::vector<CutSolution> solves;  // every min cut solved, in order (0 to 4)
   double min_gb = 0, max_gb = 0;    // activation sizes of the inputs and of the default cut, in GB
   std::vector<KnapsackItem> items;  // knapsack items, largest first
+  std::string solver_note;          // the ilp solver's time limit ran out: what was used ("" otherwise)
 };
 
 // The effective budget: the first node carrying memory_budget, else the setting.

@@ -1,4 +1,4 @@
-// Runtime estimate of a node for the memory-budget knapsack (DESIGN.md
+// Runtime estimate of a node for the memory-budget knapsack (docs/design.md
 // section 5): PyTorch's estimate_runtime with activation_memory_budget_
 // runtime_estimator = "flops", i.e. max(FLOPs, 1) with FLOPs counted as
 // torch.utils.flop_counter.FlopCounterMode counts the node's op.

@@ -1,15 +1,27 @@
 #include "generate/transformer_graph.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "generate/transformer_blocks.h"
+#include "graph/validate.h"
 
 namespace pt::gen {
 
 namespace {
+
+// Bounds on what one spec writes (a block writes about 220 nodes).
+constexpr int64_t kNodesPerLayer = 230;
+constexpr int64_t kNodesOutsideLayers = 100;
+
+std::string bytes_text(long double bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3Lg", bytes);
+  return buf;
+}
 
 constexpr const char* kFloat = "float32";
 
@@ -227,6 +239,26 @@ void check_spec(const TransformerSpec& s) {
   if (s.dtype != "float32" && s.dtype != "bfloat16" && s.dtype != "float16") {
     throw std::invalid_argument("--dtype must be float32, bfloat16 or float16 (got '" + s.dtype + "')");
   }
+  // Only graphs the tool can read back: no more nodes than its loader takes,
+  // and sizes whose every sum fits in 64 bits (the largest tensor, 4 bytes
+  // an element, times the node count). Checked in long double, before any
+  // allocation: the products themselves may not fit in 64 bits.
+  const long double nodes = static_cast<long double>(s.layers) * kNodesPerLayer + kNodesOutsideLayers;
+  const long double max_nodes = static_cast<long double>(ValidateOptions{}.max_nodes);
+  if (nodes > max_nodes) {
+    throw std::invalid_argument("--layers " + std::to_string(s.layers) + " makes more nodes than the " +
+                                std::to_string(ValidateOptions{}.max_nodes) + " the tool reads (at most " +
+                                std::to_string(static_cast<int64_t>((max_nodes - kNodesOutsideLayers) / kNodesPerLayer)) +
+                                " layers)");
+  }
+  const long double b = s.batch, t = s.seq, h = s.hidden, a = s.heads, v = s.vocab;
+  const long double largest = std::max({b * a * t * t, b * t * v, b * t * 4 * h, v * h}) * 4;
+  if (largest * nodes > 0x1p62L) {
+    throw std::invalid_argument("--batch " + std::to_string(s.batch) + " --seq " + std::to_string(s.seq) + " --hidden " +
+                                std::to_string(s.hidden) + " --vocab " + std::to_string(s.vocab) +
+                                ": tensors too large for the tool's 64-bit byte counts (the largest holds " +
+                                bytes_text(largest) + " bytes)");
+  }
 }
 
 std::shared_ptr<proto::Graph> transformer_graph(const TransformerSpec& spec) {
@@ -235,7 +267,7 @@ std::shared_ptr<proto::Graph> transformer_graph(const TransformerSpec& spec) {
   g->set_name("transformer_l" + std::to_string(spec.layers) + (spec.checkpoint ? "_ckpt" : ""));
   (*g->mutable_metadata())["producer"] = "partition_tool generate";
   (*g->mutable_metadata())["model"] = "gpt-style transformer";
-  g->mutable_nodes()->Reserve(static_cast<int>(std::min<int64_t>(spec.layers * 230 + 100, 1 << 30)));
+  g->mutable_nodes()->Reserve(static_cast<int>(spec.layers * kNodesPerLayer + kNodesOutsideLayers));
   TransformerWriter(spec, *g).write();
   g->set_num_fwd_outputs(1);
   // Every primal but the token ids (0) is a parameter or buffer.

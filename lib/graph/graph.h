@@ -27,7 +27,7 @@ enum class ValueKind : uint8_t { Absent, Tensor, Tuple, Sym, None, Opaque };
 enum class SymKind : uint8_t { Int, Float, Bool };
 enum class Recompute : uint8_t { None, MustSave, PreferSave, MustRecompute, PreferRecompute };
 enum class PartitionerTag : uint8_t { None, IsForward, IsBackward, MustBeInForward, MustBeInBackward };
-// What kind of graph input a placeholder is (DESIGN.md section 2).
+// What kind of graph input a placeholder is (docs/design.md section 2).
 enum class InputKind : uint8_t { NotInput, Primal, Tangent, FwdSeed, BwdSeed };
 
 // Node's text fields view the graph's node records (Graph::records and

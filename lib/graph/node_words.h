@@ -67,7 +67,7 @@ inline InputKind placeholder_input_kind(std::string_view name, std::string_view 
 }
 
 // Ops with side effects that dead-code elimination must keep, besides
-// mutating ops (DESIGN.md 3.1), by packet.
+// mutating ops (docs/design.md 3.1), by packet.
 inline bool is_side_effect_packet(std::string_view packet) {
   constexpr std::string_view kSideEffectPackets[] = {
       "aten._assert_scalar",         "aten._assert_async",

@@ -69,14 +69,37 @@ bool must_recompute(const Node& n) {
   return n.recompute == Recompute::MustRecompute || n.recompute == Recompute::PreferRecompute;
 }
 
+RandomRole random_role(const Graph& g, NodeId id, const OpClasses& ops) {
+  const Node& n = g[id];
+  if (n.op != OpKind::CallFunction) return RandomRole::None;
+  if (n.packet == "prims.inductor_seeds") return RandomRole::SeedGenerator;
+  if (n.packet == "prims.inductor_lookup_seed") return RandomRole::SeedLookup;
+  const bool reads_seed = std::any_of(n.inputs.begin(), n.inputs.end(), [&](NodeId a) {
+    return g[a].packet == "prims.inductor_lookup_seed" || g[a].packet == "prims.inductor_seeds";
+  });
+  if (reads_seed) return RandomRole::SeededRandom;
+  return ops.is_random(n) ? RandomRole::UnseededRandom : RandomRole::None;
+}
+
+bool recompute_changes_random_numbers(const Graph& g, NodeId id, const OpClasses& ops) {
+  // Asked of every forward node: the common answer (no seed, not a random
+  // op) without reading the node's inputs.
+  const Node& n = g[id];
+  if (n.op != OpKind::CallFunction) return false;
+  if (n.packet == "prims.inductor_seeds" || n.packet == "prims.inductor_lookup_seed") return true;
+  return ops.is_random(n) && random_role(g, id, ops) == RandomRole::UnseededRandom;
+}
+
 bool BanSet::try_ban(NodeId id, BanReason why) {
   const Node& n = g_[id];
   if (s_.op_classes.is_view(n)) return false;
-  if (!o_.dont_ban.empty() && o_.dont_ban[id] && !is_collective(n)) return false;
+  // The memory budget's un-banning never lifts a random-seed ban (see
+  // BanOptions::rng_seeds).
+  if (!o_.dont_ban.empty() && o_.dont_ban[id] && !is_collective(n) && why != BanReason::RandomSeed) return false;
   if (must_recompute(n)) return false;
   if (n.value_kind == ValueKind::Sym && n.sym_kind == SymKind::Float) return false;
   if (reason_[id] == BanReason::None) order_.push_back(id);
-  reason_[id] = why;
+  if (reason_[id] != BanReason::RandomSeed) reason_[id] = why;  // the rule that no setting of the budget lifts
   return true;
 }
 
@@ -85,6 +108,11 @@ BanReason should_ban_recomputation(const Graph& g, const Classification& c, Node
   const Node& n = g[id];
   if (n.op != OpKind::CallFunction || n.packet == "operator.getitem") return BanReason::None;
   if (n.recompute == Recompute::MustSave) return BanReason::MarkedMustSave;
+  // Recomputing a seed, its lookup or a random op that reads no seed draws
+  // other random numbers in the backward than the forward drew (wrong
+  // gradients). PyTorch 2.11 may recompute them under a memory budget;
+  // ban_recompute_rng_seeds=false restores its choice.
+  if (o.rng_seeds && recompute_changes_random_numbers(g, id, s.op_classes)) return BanReason::RandomSeed;
   if (s.recompute_views && ops.is_view(id)) return BanReason::None;
   if (n.packet == "aten.lift_fresh_copy" || n.packet == "aten.lift_fresh") return BanReason::None;
   if (o.not_in_allowlist) {

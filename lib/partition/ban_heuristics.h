@@ -1,4 +1,4 @@
-// The recomputation bans (DESIGN.md section 4): per-node rules
+// The recomputation bans (docs/design.md section 4): per-node rules
 // (should_ban_recomputation) and the two chain heuristics. Each ban becomes a
 // source -> X_in edge of infinite capacity. Every rule names the setting that
 // turns it off (see BanOptions and ban_reason.h).
@@ -37,6 +37,24 @@ class BanSet {
 };
 
 bool must_recompute(const Node& n);
+
+// What a node does with random numbers. Inductor's random ops read a seed:
+// prims.inductor_seeds draws a tensor of seeds, prims.inductor_lookup_seed
+// picks one, and the op (prims.inductor_random, ...) reads it. Other random
+// ops (the random_ops class: aten.native_dropout, aten.rand_like, ...) read
+// the global generator's state, which no graph value holds.
+enum class RandomRole : uint8_t {
+  None,
+  SeedGenerator,   // prims.inductor_seeds
+  SeedLookup,      // prims.inductor_lookup_seed
+  SeededRandom,    // reads a seed lookup or generator: recomputing it with the saved seed is exact
+  UnseededRandom,  // a random op reading no seed
+};
+RandomRole random_role(const Graph& g, NodeId id, const OpClasses& ops);
+// Whether recomputing the node in the backward draws other random numbers
+// than the forward did, unless its seed is saved: every role but None and
+// SeededRandom (whose seed lookup is then saved or recomputed itself).
+bool recompute_changes_random_numbers(const Graph& g, NodeId id, const OpClasses& ops);
 
 // PyTorch's should_ban_recomputation for a required_fw node: the first rule
 // that answers, or BanReason::None. `ops`: the graph's nodes classified by

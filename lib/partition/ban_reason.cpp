@@ -16,6 +16,7 @@ std::string_view ban_reason_text(BanReason r) {
     case BanReason::ReductionOp: return "cannot recompute: reduction op";
     case BanReason::UsedFarApart:
     case BanReason::LongFusibleChain: return "cannot recompute";
+    case BanReason::RandomSeed: return "cannot recompute: random seed";
   }
   return "";
 }
@@ -38,6 +39,7 @@ std::string_view ban_reason_setting(BanReason r) {
     case BanReason::ReductionOp: return "ban_recompute_reductions";
     case BanReason::UsedFarApart: return "ban_recompute_used_far_apart";
     case BanReason::LongFusibleChain: return "ban_recompute_long_fusible_chains";
+    case BanReason::RandomSeed: return "ban_recompute_rng_seeds";
     default: return "";
   }
 }

@@ -20,9 +20,10 @@ enum class BanReason : uint8_t {
   ReductionOp,             // ban_recompute_reductions
   UsedFarApart,            // ban_recompute_used_far_apart (chain heuristic)
   LongFusibleChain,        // ban_recompute_long_fusible_chains (chain heuristic)
+  RandomSeed,              // ban_recompute_rng_seeds: a seed, its lookups, unseeded random ops
 };
-// How many values BanReason has (LongFusibleChain is the last): per-reason tables.
-inline constexpr size_t kBanReasonCount = static_cast<size_t>(BanReason::LongFusibleChain) + 1;
+// How many values BanReason has (RandomSeed is the last): per-reason tables.
+inline constexpr size_t kBanReasonCount = static_cast<size_t>(BanReason::RandomSeed) + 1;
 
 // PyTorch's text for the reason, as recorded in its flow network
 // ("cannot recompute: primal input"; both chain heuristics say "cannot recompute").

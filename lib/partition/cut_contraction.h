@@ -1,5 +1,5 @@
 // Shrinks a flow network before the max-flow solve without changing any
-// minimum cut (DESIGN.md section 8).
+// minimum cut (docs/design.md section 8).
 //
 // A vertex joined to the sink by a path of infinite arcs is on the sink side
 // of every finite cut, and one reached from the source by infinite arcs is on

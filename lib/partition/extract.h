@@ -1,4 +1,4 @@
-// Extraction of the forward and backward graphs from a cut (DESIGN.md
+// Extraction of the forward and backward graphs from a cut (docs/design.md
 // section 6), as PyTorch's _extract_fwd_bwd_modules: the backward takes the
 // saved symbols, saved values and tangents; a saved value the backward never
 // reads (after its dead-code elimination) is dropped; saved symbols are

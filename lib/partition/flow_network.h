@@ -1,4 +1,4 @@
-// The flow network of one min-cut solve (DESIGN.md section 4), in flat
+// The flow network of one min-cut solve (docs/design.md section 4), in flat
 // arrays. Vertex 0 is the source, 1 the sink; node X has X_in = 2 + 2X and
 // X_out = 3 + 2X. Capacities are integers; kInfinite marks infinite edges
 // until the solver replaces it by a sentinel above the sum of finite ones.

@@ -1,5 +1,5 @@
 // Solving the flow network: the cut PyTorch takes among equal minimum cuts
-// (DESIGN.md section 4): the sink side is every vertex that can still reach
+// (docs/design.md section 4): the sink side is every vertex that can still reach
 // the sink in the residual network of a maximum flow (the same set for every
 // maximum flow). X is saved when X_in is on the source side and X_out on the
 // sink side. The network is first contracted (cut_contraction.h), then each

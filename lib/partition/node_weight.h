@@ -1,5 +1,5 @@
 // The cost of saving a node: the capacity of its X_in -> X_out edge
-// (DESIGN.md section 4, "Weights").
+// (docs/design.md section 4, "Weights").
 #pragma once
 
 #include <cstdint>

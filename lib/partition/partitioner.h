@@ -1,6 +1,6 @@
 // The partitioner for one prepared joint graph under one set of settings:
 // classify -> flow network -> min cut -> extraction. The memory-budget
-// cascade (DESIGN.md section 5) calls the same stages with other ban options.
+// cascade (docs/design.md section 5) calls the same stages with other ban options.
 #pragma once
 
 #include <memory>

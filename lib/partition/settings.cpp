@@ -1,10 +1,12 @@
 #include "partition/settings.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <sstream>
 
 #include "graph/errors.h"
+#include "graph/nearest_name.h"
 
 namespace pt {
 
@@ -14,9 +16,10 @@ constexpr std::string_view kBoolKeys[] = {
     "cse", "recompute_views", "aggressive_recomputation", "ban_recompute_used_far_apart",
     "ban_recompute_long_fusible_chains", "ban_recompute_materialized_backward",
     "ban_recompute_not_in_allowlist", "ban_recompute_reductions", "treat_parameters_as_free_to_save",
+    "ban_recompute_rng_seeds",
 };
 constexpr std::string_view kNumberKeys[] = {
-    "max_dist_from_bw", "activation_memory_budget", "dist_from_bw_base", "dist_from_bw_cap",
+    "max_dist_from_bw", "activation_memory_budget", "dist_from_bw_base", "dist_from_bw_cap", "ilp_time_limit",
 };
 constexpr std::string_view kOpClassKeys[] = {
     "recomputable_ops", "random_ops", "view_ops", "compute_intensive_ops", "cse_rand_ops",
@@ -32,6 +35,7 @@ bool* bool_field(Settings& s, std::string_view key) {
   if (key == "ban_recompute_not_in_allowlist") return &s.ban_recompute_not_in_allowlist;
   if (key == "ban_recompute_reductions") return &s.ban_recompute_reductions;
   if (key == "treat_parameters_as_free_to_save") return &s.treat_parameters_as_free_to_save;
+  if (key == "ban_recompute_rng_seeds") return &s.ban_recompute_rng_seeds;
   return nullptr;
 }
 
@@ -40,6 +44,7 @@ double* number_field(Settings& s, std::string_view key) {
   if (key == "activation_memory_budget") return &s.activation_memory_budget;
   if (key == "dist_from_bw_base") return &s.dist_from_bw_base;
   if (key == "dist_from_bw_cap") return &s.dist_from_bw_cap;
+  if (key == "ilp_time_limit") return &s.ilp_time_limit;
   return nullptr;
 }
 
@@ -79,10 +84,35 @@ std::string format_number(double v) {
   return os.str();
 }
 
-std::string joined(const std::vector<std::string>& keys) {
-  std::string out;
-  for (const auto& k : keys) out += (out.empty() ? "" : ", ") + k;
-  return out;
+// Why `value` is outside the range of number setting `key`, "" when inside.
+std::string out_of_range(std::string_view key, double value) {
+  if (key == "activation_memory_budget" && (value < 0 || value > 1)) return "must be within [0, 1]";
+  if (key == "dist_from_bw_base" && value <= 0) return "must be positive";
+  // A distance is a count of nodes: a negative bound or cap means nothing
+  // (PyTorch would ban every node, or weigh every value as at distance 1).
+  if ((key == "max_dist_from_bw" || key == "dist_from_bw_cap") && value < 0) return "must be 0 or more";
+  if (key == "ilp_time_limit" && value <= 0) return "must be positive (seconds)";
+  return "";
+}
+
+// The packet an op-class edit names: "aten.mm.default" (a target, as the
+// graph and the reports write it) is the packet aten.mm. Throws
+// SettingsError for an aten or prims packet the tool does not know.
+std::string packet_of(const std::string& key, const std::string& item) {
+  std::string packet = item;
+  const auto first_dot = packet.find('.');
+  if (first_dot == std::string::npos || first_dot == 0 || first_dot + 1 == packet.size()) {
+    throw SettingsError("setting " + key + ": '" + item + "' is not an op (write namespace.op, e.g. aten.mm)");
+  }
+  const auto second_dot = packet.find('.', first_dot + 1);
+  if (second_dot != std::string::npos) packet.resize(second_dot);  // drop the overload
+  const std::string_view ns = std::string_view(packet).substr(0, first_dot);
+  if (ns != "aten" && ns != "prims") return packet;  // custom ops: only the graph knows them
+  const auto& known = OpClasses::known_packets();
+  if (std::binary_search(known.begin(), known.end(), packet)) return packet;
+  NearestName nearest(packet);
+  for (auto k : known) nearest.consider(k);
+  throw SettingsError("setting " + key + ": '" + item + "' is no op the tool knows" + did_you_mean(nearest.best()));
 }
 
 }  // namespace
@@ -102,11 +132,8 @@ void Settings::set(std::string_view key_in, std::string_view value_in) {
     if (ec != std::errc() || end != value.data() + value.size() || !std::isfinite(parsed)) {
       throw SettingsError("setting " + key + " = '" + value + "': expected a finite number");
     }
-    if (key == "activation_memory_budget" && (parsed < 0 || parsed > 1)) {
-      throw SettingsError("setting activation_memory_budget = " + value + ": must be within [0, 1]");
-    }
-    if (key == "dist_from_bw_base" && parsed <= 0) {
-      throw SettingsError("setting dist_from_bw_base = " + value + ": must be positive");
+    if (const std::string bad = out_of_range(key, parsed); !bad.empty()) {
+      throw SettingsError("setting " + key + " = " + value + ": " + bad);
     }
     *d = parsed;
     return;
@@ -123,15 +150,24 @@ void Settings::set(std::string_view key_in, std::string_view value_in) {
   const std::string base = key.substr(0, dot);
   const std::string verb = dot == std::string::npos ? "" : key.substr(dot + 1);
   if (auto* cls = class_field(*this, base); cls && (verb.empty() || verb == "add" || verb == "remove")) {
-    const auto items = split_list(value);
+    std::vector<std::string> packets;
+    for (const auto& item : split_list(value)) packets.push_back(packet_of(key, item));
     if (verb.empty()) cls->clear();
-    for (const auto& item : items) {
-      if (verb == "remove") cls->erase(item);
-      else cls->insert(item);
+    for (const auto& packet : packets) {
+      if (verb == "remove") cls->erase(packet);
+      else cls->insert(packet);
     }
     return;
   }
-  throw SettingsError("unknown setting '" + key + "'; valid keys: " + joined(valid_keys()));
+  NearestName nearest(key);
+  for (const auto& k : scalar_keys()) nearest.consider(k);
+  for (auto k : kOpClassKeys) {
+    nearest.consider(k);
+    nearest.consider(std::string(k) + ".add");
+    nearest.consider(std::string(k) + ".remove");
+  }
+  throw SettingsError("unknown setting '" + key + "'" + did_you_mean(nearest.best()) +
+                      " (partition_tool --help lists the keys)");
 }
 
 void Settings::set_assignment(std::string_view assignment) {

@@ -22,18 +22,28 @@ struct Settings {
   bool ban_recompute_not_in_allowlist = true;
   bool ban_recompute_reductions = true;
   bool treat_parameters_as_free_to_save = true;
+  // Not PyTorch's: a random seed, its lookups and random ops reading no seed
+  // are never recomputed (ban_options.h). false: PyTorch 2.11's choice,
+  // which under a memory budget may change the training's random numbers.
+  bool ban_recompute_rng_seeds = true;
   double max_dist_from_bw = 1000;
   double activation_memory_budget = 1.0;
   std::string activation_memory_budget_solver = "dp";  // dp, greedy, ilp
   double dist_from_bw_base = 1.1;
   double dist_from_bw_cap = 100;
+  // Not PyTorch's: seconds the ilp knapsack solver may run before its best
+  // answer so far (or the dp solver's) is taken.
+  double ilp_time_limit = 10;
   OpClasses op_classes = OpClasses::pytorch_defaults();
 
   // Sets one key from its text value. Keys are the names above, plus
   // "<class>.add" / "<class>.remove" / "<class>" (replace) with a comma-separated
   // packet list for the op classes recomputable_ops, random_ops, view_ops,
-  // compute_intensive_ops, cse_rand_ops. Throws SettingsError naming the key,
-  // the value and (for unknown keys) every valid key.
+  // compute_intensive_ops, cse_rand_ops. A packet may be written with its
+  // overload, as the graph's targets are ("aten.mm.default" is aten.mm); an
+  // aten or prims packet the tool does not know is an error (other
+  // namespaces, custom ops, are taken as written). Throws SettingsError
+  // naming the key and the value, with the nearest key or packet for a typo.
   void set(std::string_view key, std::string_view value);
   // "key=value".
   void set_assignment(std::string_view assignment);

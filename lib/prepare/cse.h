@@ -1,4 +1,4 @@
-// Common-subexpression elimination (DESIGN.md section 3, rule 2; PyTorch's
+// Common-subexpression elimination (docs/design.md section 3, rule 2; PyTorch's
 // fx_graph_cse), one pass in graph order. A call_function merges into the
 // earlier node with the same key (cse_key.h) in the same mutation region.
 // Never merged and never a merge target: placeholders, get_attr, the output

@@ -1,4 +1,4 @@
-// The identity CSE compares (DESIGN.md 3.2, PyTorch's fx_graph_cse token):
+// The identity CSE compares (docs/design.md 3.2, PyTorch's fx_graph_cse token):
 // the full target (overload included), then args and kwargs compared
 // structurally after substituting already-merged nodes, leaf types included:
 // int 1, float 1.0 and bool true all differ, 0.0 equals -0.0, NaN equals

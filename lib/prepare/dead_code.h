@@ -1,4 +1,4 @@
-// Dead-code elimination (DESIGN.md section 3, rule 1), as torch.fx's
+// Dead-code elimination (docs/design.md section 3, rule 1), as torch.fx's
 // Graph.eliminate_dead_code decides: a node is live when it is impure
 // (Node::impure: placeholders, mutating ops, nondeterministic_seeded ops,
 // side-effect functions), when it is the output node, or when a live node

@@ -1,5 +1,5 @@
 // Which nodes mutate an input, as torch._inductor.pattern_matcher's
-// is_mutation_op decides (CSE's mutation regions, DESIGN.md 3.2), and which
+// is_mutation_op decides (CSE's mutation regions, docs/design.md 3.2), and which
 // return the very tensor they mutate (in-place ops, for output aliasing).
 #pragma once
 

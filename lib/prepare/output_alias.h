@@ -1,6 +1,6 @@
 // Which nodes' storage aliases a graph output. PyTorch's fx_graph_cse never
 // merges them: two outputs that went through identical ops are still separate
-// tensors in eager mode (DESIGN.md 3.2). Only tensor-valued nodes can alias
+// tensors in eager mode (docs/design.md 3.2). Only tensor-valued nodes can alias
 // (PyTorch's checkable_node).
 #pragma once
 

@@ -1,4 +1,4 @@
-// The preparation stage (DESIGN.md section 3, rules 1-3), in PyTorch's order:
+// The preparation stage (docs/design.md section 3, rules 1-3), in PyTorch's order:
 // dead-code elimination (dead_code.h), then CSE when the setting `cse` is on
 // (cse.h), then the tag passes that set MUST_SAVE (recompute_tags.h). The
 // result is a new, validated joint graph that classification reads.

@@ -1,4 +1,4 @@
-// The tag passes that set MUST_SAVE before classification (DESIGN.md
+// The tag passes that set MUST_SAVE before classification (docs/design.md
 // section 3, rule 3), in PyTorch's order (min_cut_rematerialization_partition
 // after CSE):
 //  1. checkpoint clean-up (cleanup_recompute_tags), only when some node is

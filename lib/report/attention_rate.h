@@ -5,8 +5,8 @@
 // over the FLOP count under-charges them: on an H200, attention over ViT's 197
 // tokens ran at 164e12 FLOP/s forward and 125e12 backward, GPT-2's causal
 // 1024 at 627e12 / 478e12 (counting the whole S x S square), against 613e12
-// for a large matmul (python/tools/attention_bench.py, results in
-// python/tools/results/attention_bench_h200.json; docs/bandwidth_model.md).
+// for a large matmul (python/tools/attention_bench.py, its summary in
+// docs/bandwidth_model.md).
 //
 // The fit: both sequence axes padded to 128-row tiles, and the rate at the
 // padded length S is R(d) * S / (S + s0), R interpolated between the head

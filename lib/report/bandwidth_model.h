@@ -1,4 +1,4 @@
-// The bandwidth model (DESIGN.md section 6): bytes loaded and stored, FLOPs
+// The bandwidth model (docs/design.md section 6): bytes loaded and stored, FLOPs
 // and a roofline time for the extracted forward and backward graphs, on one
 // device. Kernels come from fusion_groups.h; this file costs them.
 //

@@ -1,6 +1,6 @@
 // The knobs of the bandwidth model (bandwidth_model.h). Each one switches a
 // heuristic that approximates a fusing compiler; the defaults are the model
-// DESIGN.md section 6 describes.
+// docs/design.md section 6 describes.
 #pragma once
 
 #include <string>

@@ -1,4 +1,4 @@
-// The device a bandwidth estimate is made for (DESIGN.md section 6): memory
+// The device a bandwidth estimate is made for (docs/design.md section 6): memory
 // bandwidth for every kernel, and peak FLOP/s for compute-intensive ops.
 #pragma once
 
@@ -35,7 +35,7 @@ struct Device {
   AttentionRates attention;
 };
 
-// Presets (datasheet numbers, SXM parts; DESIGN.md section 6):
+// Presets (datasheet numbers, SXM parts; docs/design.md section 6):
 //   a100  1.555e12 B/s (A100 40GB),  312e12 FLOP/s dense bf16, 156e12 TF32
 //   h100  3.35e12 B/s  (H100 SXM),   989e12 FLOP/s dense bf16, 494e12 TF32
 //   h200  4.8e12 B/s   (H200 SXM),   989e12 FLOP/s dense bf16 (same compute as H100)

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "graph/errors.h"
+#include "graph/nearest_name.h"
 #include "report/human_units.h"
 #include "report/save_reason.h"
 
@@ -85,7 +86,9 @@ DotSelection select_dot_nodes(const Graph& g, const std::string& around, int dep
     return sel;
   }
   sel.around = g.find(around);
-  if (sel.around == kNoNode) throw InputError(g.source + ": --around '" + around + "': no such node");
+  if (sel.around == kNoNode) {
+    throw InputError(g.source + ": --around '" + around + "': no such node" + did_you_mean(nearest_node_name(g, around)));
+  }
   std::vector<int> dist(static_cast<size_t>(g.size()), -1);
   std::vector<NodeId> queue{sel.around};
   dist[sel.around] = 0;

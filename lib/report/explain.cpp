@@ -5,6 +5,9 @@
 #include <cstdio>
 
 #include "graph/errors.h"
+#include "graph/nearest_name.h"
+#include "budget/memory_budget.h"
+#include "partition/ban_heuristics.h"
 #include "partition/ban_reason.h"
 #include "partition/node_weight.h"
 #include "report/human_units.h"
@@ -61,6 +64,30 @@ std::string ban_text(const Graph& g, const Classification& c, const Settings& s,
   const std::string_view setting = ban_reason_setting(why);
   if (!setting.empty()) text += " [lifted by: " + std::string(setting) + "]";
   return text;
+}
+
+// The ban fact. A node the plan recomputes although a ban rule names it
+// says which rule won: the memory budget's stages that save only the
+// inputs, or its knapsack, outrank the bans (never a random-seed ban).
+std::string ban_fact(const Graph& g, const Classification& c, const Settings& s, const PartitionResult& r, NodeId id,
+                     BanReason why, bool recomputed) {
+  if (why != BanReason::None) {
+    std::string text = ban_text(g, c, s, id, why);
+    if (recomputed && r.budget) {
+      text += "; the memory budget wins over this ban: its stage " + r.budget->stage +
+              " recomputes what it does not save [activation_memory_budget]";
+    }
+    return text;
+  }
+  if (recomputed && r.budget && r.budget->stage == "knapsack" && r.budget->solves.size() >= 2) {
+    const FlowNetwork& aggressive = r.budget->solves[r.budget->solves.size() - 2].network;
+    const BanReason lifted = aggressive.banned.empty() ? BanReason::None : aggressive.banned[id];
+    if (lifted != BanReason::None) {
+      return "lifted by the memory budget: " + ban_text(g, c, s, id, lifted) +
+             ", but the knapsack chose to recompute it and wins over this ban [activation_memory_budget]";
+    }
+  }
+  return "none: the cut may recompute it";
 }
 
 std::string capacity_text(const Graph& g, const Classification& c, const Settings& s, const FlowNetwork& net,
@@ -135,12 +162,8 @@ Explanation explain_node(const Graph& joint, const Partitioned& p, const Setting
   const NodeId id = g.find(name);
   if (id == kNoNode) {
     if (joint.find(name) == kNoNode) {
-      std::vector<NodeId> similar;
-      for (NodeId j = 0; j < joint.size() && similar.size() < 5; ++j) {
-        if (joint[j].name.find(name) != std::string::npos) similar.push_back(j);
-      }
       throw InputError(joint.source + ": no node named '" + std::string(name) + "'" +
-                       (similar.empty() ? "" : "; similar: " + quoted_list(joint, similar)));
+                       did_you_mean(nearest_node_name(joint, name)));
     }
     for (const auto& [dup, kept] : p.prepared.merged) {
       if (dup == name) {
@@ -169,7 +192,9 @@ Explanation explain_node(const Graph& joint, const Partitioned& p, const Setting
                 std::string(save_reason(g, r, id).text);
   } else if (in_fw && in_bw && g[id].op == OpKind::CallFunction) {
     x.status = "recomputed";
-    x.summary = "recomputed in the backward from " + quoted_list(g, recomputed_from(g, e, id));
+    const auto from = recomputed_from(g, e, id);
+    x.summary = from.empty() ? "recomputed in the backward, from no saved value"
+                             : "recomputed in the backward from " + quoted_list(g, from);
   } else if (in_bw && !in_fw) {
     x.status = "backward-only";
     x.summary = "runs in the backward only";
@@ -190,7 +215,11 @@ Explanation explain_node(const Graph& joint, const Partitioned& p, const Setting
   if (c.tangent_closure[id]) {
     x.facts.push_back({"ban", "not applicable: it runs in the backward, where its inputs are"});
   } else {
-    x.facts.push_back({"ban", why == BanReason::None ? "none: the cut may recompute it" : ban_text(g, c, s, id, why)});
+    x.facts.push_back({"ban", ban_fact(g, c, s, r, id, why, x.status == "recomputed")});
+  }
+  if (x.status == "recomputed" && recompute_changes_random_numbers(g, id, s.op_classes)) {
+    x.facts.push_back({"random", "recomputing it draws other random numbers than the forward drew: the training "
+                                 "changes (ban_recompute_rng_seeds=false)"});
   }
   for (const auto& [tagged, reason] : p.prepared.must_save) {
     if (tagged == name) x.facts.push_back({"must_save", reason});

@@ -1,4 +1,4 @@
-// Fusion groups for the bandwidth model (DESIGN.md section 6): which nodes of
+// Fusion groups for the bandwidth model (docs/design.md section 6): which nodes of
 // one pass (the extracted forward or backward graph) a fusing compiler would
 // run in one kernel, and which values leave their kernel and are stored.
 //

@@ -233,6 +233,7 @@ void report_object(JsonWriter& w, const ReportModel& m) {
   w.field("default_partition", m.default_partition);
   w.field("budget_stage", m.budget_stage);
   budget(w, m.budget);
+  string_list(w, "warnings", m.warnings);
 
   settings(w, m.settings);
   string_list(w, "settings_changed", m.settings_changed);

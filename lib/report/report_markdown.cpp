@@ -37,6 +37,7 @@ void write_report_markdown(std::ostream& out, const ReportModel& m, const TextRe
   out << "## partition_tool report: " << code(m.graph) << "\n\n";
   out << m.nodes_input << " nodes in the joint graph, " << m.nodes_after_prepare
       << " after dead-code elimination and CSE. Source: " << code(m.source) << ".\n\n";
+  for (const auto& w : m.warnings) out << "> **Warning:** " << cell(w) << "\n\n";
   out << "| | values | bytes |\n| --- | ---: | ---: |\n";
   out << "| **saved** | " << m.saved.size() << " | " << human_bytes(m.saved_bytes) << " |\n";
   out << "| saving everything the backward reads | " << m.save_all_read.count << " | "

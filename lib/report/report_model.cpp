@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "budget/memory_budget.h"
+#include "partition/ban_heuristics.h"
 #include "partition/ban_reason.h"
 #include "report/integer_text.h"
 
@@ -71,6 +72,25 @@ std::vector<CountRow> sorted_counts(const std::map<std::string, std::pair<int64_
   return out;
 }
 
+void add_warnings(const ReportInputs& in, ReportModel& m) {
+  const Partitioned& p = in.partitioned;
+  const Graph& g = p.prepared.graph;
+  const PartitionResult& r = p.result;
+  if (!in.settings.ban_recompute_rng_seeds) {
+    std::vector<NodeId> random;
+    for (NodeId id : r.extraction.recomputed) {
+      if (recompute_changes_random_numbers(g, id, in.settings.op_classes)) random.push_back(id);
+    }
+    if (!random.empty()) {
+      m.warnings.push_back("the plan changes the training's random numbers: the backward recomputes " +
+                           std::to_string(random.size()) + " random node" + (random.size() == 1 ? "" : "s") +
+                           " (" + std::string(g[random[0]].name) + (random.size() > 1 ? ", ..." : "") +
+                           ") and draws other numbers than the forward (ban_recompute_rng_seeds=false)");
+    }
+  }
+  if (r.budget && !r.budget->solver_note.empty()) m.warnings.push_back(r.budget->solver_note);
+}
+
 // Everything but the bandwidth model's and the peak memory's fields: read
 // from the partition alone.
 void add_partition_facts(const ReportInputs& in, ReportModel& m) {
@@ -96,6 +116,7 @@ void add_partition_facts(const ReportInputs& in, ReportModel& m) {
   m.save_all_read = value_set(g, backward_reads(g, r.classification));
   m.inputs_only = value_set(g, r.classification.inputs);
   m.recomputed = names(g, e.recomputed);
+  add_warnings(in, m);
   m.dropped = names(g, e.dropped);
 
   std::map<std::string, std::pair<int64_t, std::string>> by_op, by_reason;

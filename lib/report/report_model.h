@@ -88,6 +88,10 @@ struct ReportModel {
   bool default_partition = false;
   std::string budget_stage;    // empty without a memory budget
   std::optional<BudgetReport> budget;  // set when activation_memory_budget < 1
+  // One line each, printed by every writer: a plan that changes the
+  // training's random numbers (ban_recompute_rng_seeds=false), the ilp
+  // solver's time limit.
+  std::vector<std::string> warnings;
 
   std::vector<SettingValue> settings;
   std::vector<std::string> settings_changed;  // scalar keys and edited op classes

@@ -148,6 +148,7 @@ void write_report_text(std::ostream& out, const ReportModel& m, const TextReport
                 static_cast<long long>(m.nodes_input), static_cast<long long>(m.nodes_after_prepare),
                 static_cast<long long>(m.nodes_dead), static_cast<long long>(m.nodes_cse_merged));
   out << wrap_text("settings: " + changed_settings_text(m), 100, "  ", "            ") << "\n";
+  for (const auto& w : m.warnings) out << "  warning: " << w << "\n";
   write_summary(out, m);
   write_saved(out, m, options.top);
   write_counts(out, "Recomputed ops by kind", "op", m.recomputed_by_op, options.top, false);

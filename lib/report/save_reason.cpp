@@ -20,6 +20,7 @@ std::string_view ban_label(BanReason why) {
     case BanReason::ReductionOp: return "ban: reduction op";
     case BanReason::UsedFarApart: return "ban: used far apart";
     case BanReason::LongFusibleChain: return "ban: long fusible chain";
+    case BanReason::RandomSeed: return "ban: random seed";
   }
   return "";
 }

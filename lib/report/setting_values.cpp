@@ -3,6 +3,7 @@
 #include <charconv>
 
 #include "graph/errors.h"
+#include "graph/nearest_name.h"
 #include "report/human_units.h"
 
 namespace pt {
@@ -49,9 +50,10 @@ SettingValue typed_setting(const Settings& s, const std::string& key) {
   const auto values = s.to_map();
   const auto it = values.find(key);
   if (it == values.end()) {
-    std::string keys;
-    for (const auto& [k, v] : values) keys += (keys.empty() ? "" : ", ") + k;
-    throw SettingsError("'" + key + "' is not a scalar setting; scalar keys: " + keys);
+    NearestName nearest(key);
+    for (const auto& [k, v] : values) nearest.consider(k);
+    throw SettingsError("'" + key + "' is not a scalar setting" + did_you_mean(nearest.best()) +
+                        " (partition_tool --help lists the keys)");
   }
   return typed(key, it->second, Settings{}.to_map().at(key));
 }

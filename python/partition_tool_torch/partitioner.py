@@ -13,11 +13,51 @@ import contextlib
 import hashlib
 import os
 import tempfile
+import warnings
 
 import torch._functorch.partitioners as partitioners
 
 from . import cli, hook
 from .exporter import export
+
+
+# partition_tool settings that are torch._functorch.config keys of the same
+# name and meaning. Inside the partition call PyTorch's config is set to the
+# tool's values for these, so that PyTorch's steps around the cut (CSE before
+# it, the budget its own choice is made under when compared) follow the
+# same settings as the tool's cut.
+_PYTORCH_KEYS = (
+    "cse", "recompute_views", "aggressive_recomputation", "ban_recompute_used_far_apart",
+    "ban_recompute_long_fusible_chains", "ban_recompute_materialized_backward",
+    "ban_recompute_not_in_allowlist", "ban_recompute_reductions", "treat_parameters_as_free_to_save",
+    "max_dist_from_bw", "activation_memory_budget", "activation_memory_budget_solver",
+)
+
+
+def pytorch_config(settings):
+    """(patch, unmatched): the torch._functorch.config values that mirror
+    `settings`, and the settings PyTorch has no knob for (dist_from_bw_base,
+    memory_limit, op-class edits, ...): under those, PyTorch's own choice is
+    not the same question as the tool's."""
+    import torch._functorch.config as fconfig
+    patch, unmatched = {}, []
+    for key, value in settings.items():
+        if key in _PYTORCH_KEYS and hasattr(fconfig, key):
+            patch[key] = _like(value, getattr(fconfig, key))
+        else:
+            unmatched.append(key)
+    return patch, sorted(unmatched)
+
+
+def _like(value, current):
+    """A setting's value (text, bool or number) as the type of PyTorch's own."""
+    if isinstance(current, bool):
+        return str(value).lower() in ("true", "1")
+    if isinstance(current, int):
+        return int(float(value))
+    if isinstance(current, float):
+        return float(value)
+    return str(value)
 
 
 @contextlib.contextmanager
@@ -39,7 +79,10 @@ class PartitionToolPartitioner(hook.PartitionerBase):
     --set key=value. binary: the tool (default $PARTITION_TOOL, then PATH).
     work_dir: where graphs and reports go (default: a temporary directory,
     removed unless keep_files). compare_with_pytorch: also run PyTorch's own
-    choice on each graph and record it. `records` lists, per joint graph, the
+    choice on each graph and record it. PyTorch's partition call runs with
+    torch._functorch.config set to the tool's values for the settings both
+    have (pytorch_config); settings PyTorch lacks are recorded per graph and
+    named in a warning, since PyTorch's choice then answers another question. `records` lists, per joint graph, the
     tool's saved values and symbols, the forward's final saved outputs and,
     when compared, PyTorch's choice.
     """
@@ -54,6 +97,7 @@ class PartitionToolPartitioner(hook.PartitionerBase):
         self.compare_with_pytorch = compare_with_pytorch
         self.name = name
         self.records = []
+        self._warned = False
 
     def __call__(self, gm, joint_inputs, **kwargs):
         num_fwd_outputs = kwargs["num_fwd_outputs"]
@@ -77,7 +121,16 @@ class PartitionToolPartitioner(hook.PartitionerBase):
             record["applied"] = True
             return _nodes_by_name(joint_graph, values + symbols)
 
-        with _saved_values_replaced(choose):
+        patch, unmatched = pytorch_config(self.settings)
+        if self.compare_with_pytorch:
+            record["pytorch_settings"] = patch
+            record["settings_pytorch_lacks"] = unmatched
+            if unmatched and not self._warned:
+                warnings.warn("compare_with_pytorch: PyTorch has no setting for " + ", ".join(unmatched)
+                              + "; its choice is made without them, so it answers another question", stacklevel=2)
+                self._warned = True
+        import torch._functorch.config as fconfig
+        with fconfig.patch(patch), _saved_values_replaced(choose):
             fw, bw = hook.pytorch_partition(gm, joint_inputs, **kwargs)
         record["saved"] = hook.forward_saved_outputs(fw, num_fwd_outputs)
         record["digests"] = [hook.module_digest(fw), hook.module_digest(bw)]

@@ -2,7 +2,9 @@
 graph it partitions, unchanged: the recording partitioner exports the graph
 it is handed and returns PyTorch's own partition of it."""
 
+import itertools
 import os
+import types
 import uuid
 
 import torch
@@ -53,19 +55,41 @@ def _backward(out):
         (out if out.numel() == 1 else out.sum()).backward()
 
 
-def capture(fn, *args, out_dir, name=None, compile_kwargs=None, reset=True, **kwargs):
+_CAPTURES = itertools.count()
+
+
+def capture(fn, *args, out_dir, name=None, compile_kwargs=None, reset=False, **kwargs):
     """Compile `fn` with Inductor, run it once on args/kwargs plus its
     backward, and write each joint graph to out_dir/<name>[_i].graph.json.
 
-    Dynamo's cache is reset first (reset=True) so that a function compiled
-    before is traced again. Returns the list of records (file, saved outputs).
+    `fn` is compiled as a fresh copy (its own code object, so its own Dynamo
+    cache entry): a function compiled before is traced again, and what the
+    program compiled before stays compiled. reset=True calls
+    torch._dynamo.reset() first instead, which throws every compiled
+    function of the process away. Returns the list of records (file, saved
+    outputs).
     """
     os.makedirs(out_dir, exist_ok=True)
-    name = name or getattr(fn, "__name__", "graph")
+    name = name or getattr(fn, "__name__", type(fn).__name__)
     if reset:
         torch._dynamo.reset()
     recorder = RecordingPartitioner(out_dir, name)
-    compiled = torch.compile(fn, backend="inductor", **(compile_kwargs or {}))
+    compiled = torch.compile(fresh_copy(fn, f"capture_{next(_CAPTURES)}"), backend="inductor",
+                             **(compile_kwargs or {}))
     with hook.installed(recorder):
         _backward(compiled(*args, **kwargs))
     return recorder.records
+
+
+def fresh_copy(fn, tag):
+    """`fn` behind a code object of its own, so that Dynamo traces it anew
+    without a reset (Dynamo keeps its compiled code per code object). A
+    module or other callable is wrapped in a new function that calls it."""
+    if not isinstance(fn, types.FunctionType):
+        target = fn
+
+        def call(*a, **k):
+            return target(*a, **k)
+        fn = call
+    code = fn.__code__.replace(co_name=f"{fn.__name__}_{tag}")
+    return types.FunctionType(code, fn.__globals__, code.co_name, fn.__defaults__, fn.__closure__)

@@ -16,6 +16,7 @@ if support.HAVE_TORCH:
 
     from partition_tool_torch import PartitionToolPartitioner, RecordingPartitioner, capture
     from partition_tool_torch import graph_diff
+    from partition_tool_torch.partitioner import pytorch_config
     from partition_tool_torch.exporter import target_name
 
 
@@ -111,6 +112,17 @@ class ToolPartitionerTest(unittest.TestCase):
         self.assertEqual(report["settings_changed"], ["activation_memory_budget"])
         self.assertNotEqual(ours.uuid(), PartitionToolPartitioner({}, binary=support.tool_binary()).uuid())
 
+    def test_pytorch_side_gets_the_shared_settings(self):
+        patch, unmatched = pytorch_config({"activation_memory_budget": "0.5", "cse": "false",
+                                           "dist_from_bw_base": 1.2})
+        self.assertEqual(patch, {"activation_memory_budget": 0.5, "cse": False})
+        self.assertEqual(unmatched, ["dist_from_bw_base"])
+        ours = PartitionToolPartitioner({"dist_from_bw_base": 1.2}, binary=support.tool_binary(),
+                                        compare_with_pytorch=True)
+        with self.assertWarnsRegex(UserWarning, "dist_from_bw_base"):
+            _run(ours, _inputs())
+        self.assertEqual(ours.records[0]["settings_pytorch_lacks"], ["dist_from_bw_base"])
+
 
 @unittest.skipUnless(support.HAVE_TORCH, support.NO_TORCH_REASON)
 class CaptureTest(unittest.TestCase):
@@ -122,6 +134,23 @@ class CaptureTest(unittest.TestCase):
             self.assertEqual(len(records), 1)
             self.assertTrue(os.path.exists(os.path.join(d, "mlp.graph.json")))
         self.assertIsNotNone(inputs[0].grad)
+
+    @unittest.skipUnless(support.HAVE_TORCH and torch.cuda.is_available(), "needs CUDA for Inductor")
+    def test_capture_keeps_what_was_compiled_before(self):
+        traced = []
+
+        def counting_backend(gm, example_inputs):
+            traced.append(gm)
+            return gm.forward
+
+        earlier = torch.compile(lambda x: (x * 2).sin(), backend=counting_backend)
+        x = torch.randn(8, device="cuda")
+        earlier(x)
+        self.assertEqual(len(traced), 1)
+        with tempfile.TemporaryDirectory() as d:
+            capture(_mlp_step, *_inputs("cuda"), out_dir=d, name="mlp")
+        earlier(x)
+        self.assertEqual(len(traced), 1, "capture() made Dynamo trace an earlier function again")
 
 
 if __name__ == "__main__":

@@ -1,9 +1,11 @@
 """Micro-benchmark: how fast the GPU runs scaled-dot-product attention and
 convolutions against their FLOP counts, by sequence length and shape, to
-calibrate the bandwidth model's compute time for those ops (issue 5).
-Needs torch and a CUDA device; prints JSON lines and writes --out.
+calibrate the bandwidth model's compute time for those ops
+(docs/bandwidth_model.md, "Calibration"). Needs torch and a CUDA device;
+prints JSON lines and writes --out, a file outside the repository (raw run
+data is not kept in the tree; the fitted rates are in lib/report).
 
-  python3 python/tools/attention_bench.py --out results.json
+  python3 python/tools/attention_bench.py --out /tmp/attention_bench.json
 """
 import argparse
 import json

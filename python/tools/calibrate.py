@@ -1,5 +1,5 @@
 """Fit a calibration of the bandwidth model's step-time deltas to the measured
-ones (docs/predictions.md, "Calibration"). Pure Python 3 standard library.
+ones (docs/bandwidth_model.md, "Calibration"). Pure Python 3 standard library.
 
 Reads the rows that predict_vs_measure.py --json-out writes (run it with
 --device h200, the datasheet device: 4.8e12 B/s, 989e12 FLOP/s) and fits
@@ -20,7 +20,7 @@ import argparse
 import json
 
 B_DEV, F_DEV = 4.8e12, 989e12
-F_BF16, F_FP32 = 616e12, 300e12  # microbench: cuBLAS at linear_ce's shapes (settings_run_b)
+F_BF16, F_FP32 = 616e12, 300e12  # microbench: cuBLAS at linear_ce's shapes (measure_settings.py)
 
 
 def solve(a, b):

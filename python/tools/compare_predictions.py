@@ -2,8 +2,11 @@
 what partition_tool's report predicts on the same captured joint graphs.
 Needs no GPU and no torch: the graphs come from gpu_verify's graphs.tar.gz.
 
-  python3 python/tools/compare_predictions.py --results python/tools/results/run1_verify.json \
-      --graphs python/tools/results/run1_graphs.tar.gz [--device h200]
+  python3 python/tools/compare_predictions.py --results $OUT/verify.json \
+      --graphs $OUT/graphs.tar.gz [--device h200]
+
+$OUT is the folder a gpu_verify.py run wrote (outside the repository: raw
+GPU results are not kept in the tree).
 
 The prediction is the report's bandwidth.forward.seconds +
 bandwidth.backward.seconds and memory.peak_bytes when this build of the tool

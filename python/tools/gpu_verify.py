@@ -9,7 +9,9 @@ docs/torch_integration.md). Sections, in order:
              time and peak memory, next to what the tool's report predicts
 
 Writes <out>/verify.json after every section (so a run cut short keeps what it
-measured) and prints a table at the end.
+measured) and prints a table at the end. <out> is a folder outside the
+repository: raw GPU results are not kept in the tree, only the summary
+tables of docs/torch_integration.md.
 
   PARTITION_TOOL=.devbin/partition_tool python3 python/tools/gpu_verify.py \
       --out $OUT --corpus .devbin/corpus --sections probe,tests,capture,train

@@ -2,7 +2,8 @@
 partition_tool settings per model, through PartitionToolPartitioner, and keep
 each model's joint graph, so that predict_vs_measure.py can compare the
 tool's predicted deltas (setting minus baseline) with the measured ones.
-See docs/predictions.md.
+See docs/bandwidth_model.md, "Prediction accuracy". --out is a folder
+outside the repository (raw GPU results are not kept in the tree).
 
   PARTITION_TOOL=$PWD/.devbin/partition_tool python3 python/tools/measure_settings.py \\
       --out $OUT --models linear_ce,gpt2_124m
@@ -31,7 +32,7 @@ Per model:
      then torch.cuda.graph) and times replays of it instead: the GPU's time
      for the step, kernels and the gaps between them, without the host's
      launch overhead, which the tool's bandwidth model does not describe
-     (docs/predictions_calibrated.md, run G). fwd_ms is then NaN.
+     (docs/bandwidth_model.md, "Prediction accuracy"). fwd_ms is then NaN.
 """
 
 import argparse
@@ -64,15 +65,15 @@ SETTINGS = {
     "budget_0.1": {"activation_memory_budget": 0.1},
     "no_allowlist_ban": {"ban_recompute_not_in_allowlist": False},
     "aggressive": {"aggressive_recomputation": True},
-    # Second compiles of settings whose measured change moved between runs
-    # (docs/predictions_calibrated.md, run H): each is its own pair.
+    # Second compiles of settings whose measured change is noisy: each is
+    # its own pair, and the gap between the two shows the noise.
     "dist_base_1.2_repeat": {"dist_from_bw_base": 1.2},
     "no_reduction_ban_repeat": {"ban_recompute_reductions": False},
-    # Held out from every model change (run J, session 6).
+    # Held-out settings: the model was never tuned on them.
     "budget_0.3": {"activation_memory_budget": 0.3},
     "budget_0.7": {"activation_memory_budget": 0.7},
     "dist_base_1.5": {"dist_from_bw_base": 1.5},
-    # Held out from session 7's changes (run M).
+    # More held-out budgets, for the same reason.
     "budget_0.2": {"activation_memory_budget": 0.2},
     "budget_0.4": {"activation_memory_budget": 0.4},
     "budget_0.6": {"activation_memory_budget": 0.6},

@@ -1,11 +1,12 @@
 """Which kernels Inductor generates and how long each runs on the GPU, per
-partition_tool setting (docs/predictions_calibrated.md, "Run F"): compiles
+partition_tool setting (docs/bandwidth_model.md, "Calibration"): compiles
 each model per setting through the partition tool, keeps the generated code
 (with Inductor's own per-kernel byte estimate, `kernel_num_gb`, from
 config.benchmark_kernel) and profiles a few steps with torch.profiler,
 summing the GPU time of every kernel. The sum of kernel times is the GPU's
 busy time per step: what the bandwidth model predicts, without the host's
-launch gaps that a step-time measurement also sees.
+launch gaps that a step-time measurement also sees. --out is a folder
+outside the repository (raw GPU results are not kept in the tree).
 
   python3 python/tools/pred_kernels.py --out $OUT --runs mlp_d2048=base+budget_0.5,llama_small=base+aggressive
 """

@@ -1,5 +1,5 @@
-"""Held-out models for the prediction check (docs/predictions.md, "Held-out
-run D"): shapes no model-side change was tuned on. Registers them in
+"""Held-out models for the prediction check (docs/bandwidth_model.md,
+"Prediction accuracy"): shapes no model-side change was tuned on. Registers them in
 verify_models.SETTINGS_MODELS and runs measure_settings.main() with the same
 arguments (--models picks them by name).
 
@@ -38,8 +38,8 @@ def mlp_d2048(rows=16384, d=2048, blocks=4):
     return vm.Workload("mlp_d2048", vm._ce_step, {"m": m}, lambda i: (m, x, y))
 
 
-# Held out from session 7's changes (attention rates, peak-memory rules):
-# shapes none of them was looked at on (run M).
+# Held out from the attention rates and the peak-memory rules: shapes none
+# of them was tuned on.
 def gpt_d768_t2048(b=4, t=2048, batches=4):
     """nanoGPT blocks at d=768, 12 heads, 4 layers, 2048 tokens (causal attention at 2048), vocab 32000, bf16."""
     torch.manual_seed(0)

@@ -1,8 +1,10 @@
-"""What is live at the measured peak (docs/predictions.md, "Memory at the
-peak"): compiles one model per setting through the partition tool, records
+"""What is live at the measured peak (docs/bandwidth_model.md, "Where it
+misses"): compiles one model per setting through the partition tool, records
 the CUDA caching allocator's history over one forward+backward and writes,
 per setting, the blocks live at the step's peak with their sizes and the
-generated-code line that allocated them, plus those generated files.
+generated-code line that allocated them, plus those generated files, into
+--out, a folder outside the repository (raw GPU results are not kept in the
+tree).
 
   python3 python/tools/pred_memsnap.py --out $OUT --runs mlp_d2048=base+budget_0.5,gpt_d1024_l6=budget_0.1
 """

@@ -1,11 +1,13 @@
 """Predicted step-time deltas against the GPU's busy time per step, for the
-kernel runs of pred_kernels.py (docs/predictions_calibrated.md, "Run F").
+kernel runs of pred_kernels.py (docs/bandwidth_model.md, "Calibration").
 Pure Python 3 standard library; runs the partition_tool binary on the
 captured graphs like predict_vs_measure.py.
 
   python3 python/tools/predict_vs_kernels.py \\
-      --run python/tools/results/kernels_run_f/f2/kernels.json=DIR_ABC \\
-      --run python/tools/results/kernels_run_f/f3/kernels.json=DIR_ABC,DIR_D ...
+      --run $OUT1/kernels.json=GRAPHS1 --run $OUT2/kernels.json=GRAPHS1,GRAPHS2 ...
+
+$OUTn: folders pred_kernels.py wrote (outside the repository); GRAPHSn: the
+captured graphs of the measure_settings.py runs.
 
 Measured: the summed GPU time of every kernel of one step (torch.profiler,
 median over the profiled steps' total), setting minus baseline, where the
@@ -13,7 +15,7 @@ baseline is the mean of `base` and `base_repeat` when both ran (half their
 gap is shown as the noise). The step time of the same run (CUDA events,
 forward start to backward end) is shown beside it: on a host-bound model
 the two differ, and only the busy time is what the bandwidth model
-describes. The bar is issue 5's: |predicted - measured| <= 0.30 |measured|
+describes. The accuracy bar: |predicted - measured| <= 0.30 |measured|
 + 0.2 ms.
 """
 

@@ -1,15 +1,16 @@
 """Predicted against measured deltas (setting minus baseline) of step time
 and peak memory, for the GPU runs of measure_settings.py. Pure Python 3
 standard library; runs the partition_tool binary on the captured graphs.
-See docs/predictions.md.
+See docs/bandwidth_model.md, "Prediction accuracy", for the summary table
+this produces.
 
   python3 python/tools/predict_vs_measure.py \\
-      --run python/tools/results/settings_run_a/measure.json=DIR_A \\
-      --run python/tools/results/settings_run_b/measure.json=DIR_B \\
+      --run $OUT_A/measure.json=DIR_A \\
+      --run $OUT_B/measure.json=DIR_B \\
       [--device h200] [--bandwidth-option k=v ...] [--overhead-us 0] [--json-out F]
 
-DIR_x holds <model>.graph.json (the run's graphs/ folder, or the files of
-python/tools/results/settings_graphs.tar.gz).
+$OUT_x is the --out folder of a measure_settings.py run (outside the
+repository); DIR_x holds <model>.graph.json (that run's graphs/ folder).
 
 Measured step time: the median of a setting's timed steps (forward start to
 backward end, CUDA events). The measured baseline is the mean of the two
@@ -20,7 +21,7 @@ Predicted: bandwidth.forward.seconds + bandwidth.backward.seconds, and
 memory.peak_bytes, of the tool's report (--device). --overhead-us adds
 N microseconds per kernel of the model (forward + backward kernels).
 
-The bar (issue 5): |predicted - measured| <= 0.30 |measured| + 0.2 ms for
+The accuracy bar: |predicted - measured| <= 0.30 |measured| + 0.2 ms for
 step time, <= 0.25 |measured| + 0.1 GB (GB = 1e9 bytes) for peak memory.
 """
 

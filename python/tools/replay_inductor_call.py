@@ -13,8 +13,8 @@ primals_: the measured step peak leaves them out). Prints the peak, the line
 and kernel it falls on, and the live buffers there; `--timeline` prints the
 live bytes at every kernel.
 
-Run K (docs/predictions_calibrated.md, seventh pass): vit_b16 aggressive's
-backward replays to 1.425 GB, the measured step peak, at its third kernel.
+Example: vit_b16 under aggressive_recomputation, whose backward replays to
+1.425 GB, the measured step peak, at its third kernel (docs/bandwidth_model.md).
 """
 import argparse
 import collections

@@ -1,5 +1,5 @@
 """The graph facts and the knapsacks budget_crosscheck.py re-derives
-(DESIGN.md sections 2 and 5): value sizes from the graph JSON, the
+(docs/design.md sections 2 and 5): value sizes from the graph JSON, the
 matmul/convolution FLOPs, and the dp (float32 cells) and greedy knapsacks.
 Python 3 standard library only."""
 
@@ -122,7 +122,7 @@ class Graph:
         return None
 
 
-# ---- the knapsack, re-implemented from DESIGN.md section 5 -----------------
+# ---- the knapsack, re-implemented from docs/design.md section 5 -----------------
 
 def dp_knapsack(memories, runtimes, budget):
     """Returns the kept flags. float32 cells, quantized memories, walk back

@@ -213,6 +213,27 @@ TEST_CASE("dp and ilp reach the same optimum on integer-quantized random instanc
   }
 }
 
+TEST_CASE("ilp: the time limit ends a search that branch and bound cannot finish, with a feasible answer") {
+  // Jeroslow's problem: 51 equal items, room for 25.5 of them. The
+  // relaxation's bound stays half an item above every integer answer, so
+  // branch and bound (GLPK's cuts are off) must visit exponentially many
+  // nodes to prove 25 optimal.
+  const std::vector<double> memory(51, 0.02), runtime(51, 1.5);
+  const KnapsackResult r = pt::ilp_knapsack(memory, runtime, 0.51, 0.05);
+  CHECK(r.timed_out);
+  CHECK((r.note.find("its best feasible answer is kept") != std::string::npos ||
+         r.note.find("the dp solver's answer is used") != std::string::npos));
+  CHECK(r.note.starts_with("ilp solver: time limit of 0.05 s reached"));
+  CHECK(r.saved.size() + r.recomputed.size() == 51);
+  CHECK(r.saved.size() <= 25);  // feasible
+  CHECK(r.total_runtime == 1.5 * static_cast<double>(r.saved.size()));
+  // A search that finishes says nothing.
+  const KnapsackResult quick = pt::ilp_knapsack({0.3, 0.2, 0.5}, {10, 7, 12}, 0.5, 0.05);
+  CHECK_FALSE(quick.timed_out);
+  CHECK(quick.note.empty());
+  CHECK_THROWS_AS(pt::ilp_knapsack({0.1}, {1}, 0.5, 0), std::invalid_argument);
+}
+
 TEST_CASE("solve_knapsack dispatches on the solver name") {
   CHECK(pt::solve_knapsack("dp", {0.5, 0.5, 0.6}, {5, 5, 7}, 1.0).total_runtime == 10);
   CHECK(pt::solve_knapsack("greedy", {0.5, 0.5, 0.6}, {5, 5, 7}, 1.0).total_runtime == 7);

@@ -1,5 +1,5 @@
 // Hand-written graphs for partitioning rules the corpus never exercises
-// (DESIGN.md section 3/4): a long fusible chain that gets cut, a gradient
+// (docs/design.md section 3/4): a long fusible chain that gets cut, a gradient
 // output computed from forward values (X_out -> sink), the too-far ban,
 // symbol bindings, the default partition, and infeasible graphs.
 #include <doctest/doctest.h>

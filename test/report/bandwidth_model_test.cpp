@@ -1,4 +1,4 @@
-// The bandwidth model on hand-written graphs (each rule of DESIGN.md section
+// The bandwidth model on hand-written graphs (each rule of docs/design.md section
 // 6 on its own, and sibling_fusion.h's horizontal fusion) and on linear_ce with exact byte counts for both cuts.
 #include <doctest/doctest.h>
 

@@ -24,6 +24,9 @@ ref::Reference load_reference(const std::string& path) {
 
 Settings settings_of(const ref::Run& run) {
   Settings s;
+  // PyTorch 2.11's own choice, random seeds included: its recorded
+  // decisions may recompute them under a memory budget.
+  s.ban_recompute_rng_seeds = false;
   for (const auto& [key, value] : run.overrides().fields()) {
     std::string name = key;
     if (name == "_dist_base") name = "dist_from_bw_base";
