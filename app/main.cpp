@@ -193,6 +193,12 @@ int main(int argc, char** argv) {
     for (const auto& r : commands) {
       if (r.app->parsed()) chosen = &r;
     }
+    // A first word with neither '.' nor '/' names no graph file: a command
+    // mistyped, not the main command's GRAPH.
+    if (const std::string typo = pt::app::mistyped_command(argc, argv, kCommands); !chosen && !typo.empty()) {
+      spdlog::error("{}", typo);
+      return kExitBadInput;
+    }
     if (!chosen && main_options.inputs.empty() && main_options.positional.empty()) {
       if (argc == 1) return finish(print(app.help()));  // a bare partition_tool: the usage
       throw CLI::RequiredError("--input");
