@@ -1,14 +1,20 @@
 #include "cli_common.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 
+#include <sys/stat.h>
+
 #include <CLI/CLI.hpp>
+#include <spdlog/spdlog.h>
 
 #include "graph/errors.h"
+#include "graph/output_target.h"
 #include "graph/validate.h"
+#include "temporary_cleanup.h"
 
 namespace pt::app {
 
@@ -16,11 +22,87 @@ Format resolve_format(const std::string& path, const std::optional<std::string>&
   return override_name ? parse_format(*override_name) : format_from_path(path);
 }
 
+void check_graph_file(const std::string& path) {
+  namespace fs = std::filesystem;
+  if (fs::path(path).extension() == ".onnx") {
+    throw InputError(path + ": ONNX files are not read; export the joint graph with the Python bridge "
+                            "(python/, capture())");
+  }
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return;  // the reader names the cause
+  if (S_ISDIR(st.st_mode)) throw InputError(path + ": is a directory; give a graph file (.pb, .pbtxt or .json)");
+  if (S_ISREG(st.st_mode) && st.st_size == 0) {
+    throw InputError(path + ": the file is empty; expected a joint graph (.pb, .pbtxt or .json)");
+  }
+}
+
+bool is_partition_file(const std::string& path, Format format) {
+  proto::Partition partition;
+  try {
+    read_message(path, format, &partition);
+  } catch (const InputError&) {
+    return false;
+  }
+  return partition.forward().nodes_size() > 0 && partition.backward().nodes_size() > 0;
+}
+
+namespace {
+
+// A graph that does not load may be a partition given by mistake: say so.
+template <typename Load>
+auto load_or_explain(const std::string& path, Format format, Load load) {
+  check_graph_file(path);
+  try {
+    return load();
+  } catch (const InputError&) {
+    if (is_partition_file(path, format)) {
+      throw InputError(path + ": a partition file (written by --output), not a joint graph; "
+                              "partition_tool inspect reads it");
+    }
+    throw;
+  }
+}
+
+}  // namespace
+
 Graph load_graph(const std::string& path, const std::optional<std::string>& format_name,
                  const ValidateOptions& limits) {
+  check_graph_file(path);
   const Format format = resolve_format(path, format_name);
-  return validate(read_graph(path, format), path, limits);
+  return load_or_explain(path, format, [&] { return validate(read_graph(path, format), path, limits); });
 }
+
+LoadedGraph load_joint_graph(const std::string& path, Format format, const ValidateOptions& limits) {
+  return load_or_explain(path, format, [&] { return load_graph_file(path, format, limits); });
+}
+
+std::vector<std::string> expand_graph_inputs(const std::vector<std::string>& inputs) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> out;
+  for (const std::string& input : inputs) {
+    std::error_code ec;
+    if (!fs::is_directory(input, ec)) {
+      out.push_back(input);
+      continue;
+    }
+    std::vector<std::string> found;
+    for (const auto& entry : fs::directory_iterator(input, ec)) {
+      const std::string ext = entry.path().extension().string();
+      if (entry.is_regular_file(ec) && (ext == ".pb" || ext == ".pbtxt" || ext == ".json")) {
+        found.push_back(entry.path().string());
+      }
+    }
+    if (ec) throw InputError(input + ": cannot list the directory: " + ec.message());
+    if (found.empty()) throw InputError(input + ": a directory without graph files (.pb, .pbtxt, .json)");
+    std::sort(found.begin(), found.end());
+    out.insert(out.end(), found.begin(), found.end());
+  }
+  return out;
+}
+
+OutputBatch output_batch() { return OutputBatch(temporary_cleanup()); }
+
+bool quiet() { return !spdlog::default_logger()->should_log(spdlog::level::warn); }
 
 void add_load_options(CLI::App& app, ValidateOptions& limits) {
   app.add_option("--max-nodes", limits.max_nodes,
@@ -29,37 +111,30 @@ void add_load_options(CLI::App& app, ValidateOptions& limits) {
       ->type_name("N");
 }
 
-namespace {
-
-bool same_path(const std::string& a, const std::string& b) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  if (fs::exists(a, ec) && fs::exists(b, ec)) return fs::equivalent(a, b, ec) && !ec;
-  // absolute() first: weakly_canonical leaves a relative path relative when
-  // none of it exists yet.
-  const fs::path ca = fs::weakly_canonical(fs::absolute(a, ec), ec);
-  if (ec) return false;
-  const fs::path cb = fs::weakly_canonical(fs::absolute(b, ec), ec);
-  return !ec && ca == cb;
-}
-
-}  // namespace
-
-void check_output_paths(const std::string& input, const std::vector<OutputPath>& outputs) {
-  for (size_t i = 0; i < outputs.size(); ++i) {
-    const OutputPath& o = outputs[i];
-    if (o.path.empty() || o.path == "-") continue;
-    if (same_path(input, o.path)) {
-      throw InputError(o.path + ": refusing to write over the input file " + input + " (" + o.option +
-                       " must name another file)");
+void check_output_paths(const std::vector<std::string>& inputs, const std::vector<OutputPath>& outputs) {
+  std::vector<std::pair<const OutputPath*, FileIdentity>> seen;
+  for (const OutputPath& o : outputs) {
+    if (o.path.empty()) continue;
+    const OutputTarget target = resolve_output(o.path);
+    const FileIdentity id = identify_output(target);
+    for (const std::string& input : inputs) {
+      if (!input.empty() && same_file(identify_input(input), id)) {
+        throw InputError(o.path + ": refusing to write over the input file " + input + " (" + o.option +
+                         " must name another file)");
+      }
     }
-    for (size_t k = 0; k < i; ++k) {
-      if (outputs[k].path.empty() || outputs[k].path == "-") continue;
-      if (same_path(outputs[k].path, o.path)) {
-        throw InputError(o.path + ": named by both " + outputs[k].option + " and " + o.option +
+    for (const auto& [other, other_id] : seen) {
+      const bool both_stdout = o.path == "-" && other->path == "-";
+      if (both_stdout) {
+        throw InputError(other->option + " and " + o.option +
+                         " both write to stdout ('-'); send one of them to a file");
+      }
+      if (!(id.character_device && other_id.character_device) && same_file(id, other_id)) {
+        throw InputError(o.path + ": named by both " + other->option + " and " + o.option +
                          " (each output needs its own file)");
       }
     }
+    seen.emplace_back(&o, id);
   }
 }
 

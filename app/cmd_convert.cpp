@@ -10,6 +10,7 @@
 
 #include "cli_common.h"
 #include "commands.h"
+#include "graph/errors.h"
 
 namespace pt::app {
 
@@ -24,19 +25,19 @@ struct ConvertOptions {
 };
 
 int run_convert(const ConvertOptions& o) {
+  if (o.in.empty()) throw InputError("no graph given: name it as IN or with --input PATH");
+  if (o.out.empty()) throw InputError("no output given: name it as OUT or with --output PATH ('-': stdout)");
   const bool to_stdout = o.out == "-";
-  check_output_paths(o.in, {{"OUT", o.out}});
+  check_output_paths({o.in}, {{"OUT", o.out}});
   // Resolve both formats before reading, so a bad OUT name fails fast.
   const Format out_format = to_stdout ? parse_format(o.output_format.value_or("json"))
                                       : resolve_format(o.out, o.output_format);
   const Graph g = load_graph(o.in, o.input_format, o.limits);
   const auto message = graph_message(g);
-  if (to_stdout) {
-    std::cout << serialize_message(*message, out_format) << std::flush;
-  } else {
-    write_message(o.out, out_format, *message);
-    spdlog::info("wrote {} ({}, {} nodes)", o.out, format_name(out_format), g.size());
-  }
+  OutputBatch outputs = output_batch();
+  outputs.add(o.out, serialize_message(*message, out_format));
+  outputs.commit();
+  if (!to_stdout) spdlog::info("wrote {} ({}, {} nodes)", o.out, format_name(out_format), g.size());
   return 0;
 }
 
@@ -44,10 +45,11 @@ int run_convert(const ConvertOptions& o) {
 
 Action add_convert_command(CLI::App& sub) {
   auto o = std::make_shared<ConvertOptions>();
-  sub.add_option("IN", o->in, "Graph file to read (.pb, .pbtxt or .json)")->required()->type_name("PATH");
+  sub.add_option("IN", o->in, "Graph file to read (.pb, .pbtxt or .json)")->type_name("PATH");
   sub.add_option("OUT", o->out, "File to write; '-' writes to stdout (JSON unless --output-format)")
-      ->required()
       ->type_name("PATH|-");
+  sub.add_option("-i,--input", o->in, "The same as IN")->type_name("PATH");
+  sub.add_option("-o,--output", o->out, "The same as OUT")->type_name("PATH|-");
   sub.add_option("--input-format", o->input_format, "Format of IN: pb, pbtxt or json (default: from its extension)")
       ->type_name("FORMAT");
   sub.add_option("--output-format", o->output_format,

@@ -1,6 +1,7 @@
-// partition_tool diff: two cuts of one graph (two sets of settings), or two
-// saved JSON reports. Exit 0 when the cuts are identical, 1 when they
-// differ, 2 on error.
+// partition_tool diff: two cuts of each graph (two sets of settings), or two
+// saved JSON reports. Exit 0 when the cuts are identical (of every graph),
+// 1 when any differ, 2 on error.
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -11,6 +12,7 @@
 
 #include "cli_common.h"
 #include "commands.h"
+#include "graph/output_batch.h"
 #include "graph/errors.h"
 #include "partition_args.h"
 #include "pipeline/pipeline.h"
@@ -31,6 +33,7 @@ struct DiffOptions {
   SettingsArgs a, b;
   ModelArgs model;
   std::string report_a, report_b;
+  std::string report_md;  // Markdown diff; "-": stdout instead of the text
   bool json = false;
   size_t top = 20;
   std::string plot_memory;  // A's and B's timelines on one SVG; empty: none
@@ -62,43 +65,92 @@ CutSummary cut_of(const Graph& joint, const Settings& s, const ModelArgs& model,
 
 int run_diff(const DiffOptions& o) {
   const bool from_reports = !o.report_a.empty() || !o.report_b.empty();
-  CutSummary a, b;
+  const std::vector<std::string> graphs = from_reports ? std::vector<std::string>{} : expand_graph_inputs(o.input.all());
+  std::vector<std::string> inputs = graphs;
+  for (const std::string* p : {&o.a.config_path, &o.b.config_path, &o.report_a, &o.report_b}) inputs.push_back(*p);
+  const bool md_on_stdout = o.report_md == "-";
+  check_output_paths(inputs, {{o.json ? "--json" : "the text diff", md_on_stdout && !o.json ? "" : "-"},
+                              {"--report-md", o.report_md},
+                              {"--plot-memory", o.plot_memory}});
+  std::vector<GraphDiff> diffs;
+  std::vector<MemoryPlotSeries> plots;  // A's and B's timelines (--plot-memory)
   if (from_reports) {
+    if (!o.plot_memory.empty()) throw InputError("diff: --plot-memory needs --input graphs, not saved reports");
     if (o.report_a.empty() || o.report_b.empty()) throw InputError("diff: give both --report-a and --report-b");
-    if (!o.input.path.empty()) throw InputError("diff: --input and --report-a/--report-b exclude each other");
-    a = read_report_json(read_text(o.report_a), o.report_a);
-    b = read_report_json(read_text(o.report_b), o.report_b);
+    if (!o.input.all().empty()) throw InputError("diff: --input and --report-a/--report-b exclude each other");
+    std::vector<CutSummary> a = read_reports_json(read_text(o.report_a), o.report_a);
+    std::vector<CutSummary> b = read_reports_json(read_text(o.report_b), o.report_b);
+    if (a.size() != b.size()) {
+      throw InputError("diff: " + o.report_a + " holds " + std::to_string(a.size()) + " graphs and " + o.report_b +
+                       " " + std::to_string(b.size()) + "; compare reports of the same graphs");
+    }
+    for (size_t i = 0; i < a.size(); ++i) diffs.push_back({std::move(a[i]), std::move(b[i]), {}});
   } else {
-    if (o.input.path.empty()) throw InputError("diff: give --input GRAPH (or --report-a and --report-b)");
+    if (graphs.empty()) throw InputError("diff: give --input GRAPH (or --report-a and --report-b)");
     const Settings sa = o.a.resolve(), sb = o.b.resolve();
-    if (!o.plot_memory.empty()) check_output_paths(o.input.path, {{"--plot-memory", o.plot_memory}});
-    const LoadedGraph loaded = o.input.load();
-    std::vector<MemoryPlotSeries> plots;
-    a = cut_of(loaded.graph, sa, o.model, "A", o.plot_memory.empty() ? nullptr : &plots);
-    b = cut_of(loaded.graph, sb, o.model, "B", o.plot_memory.empty() ? nullptr : &plots);
-    if (!plots.empty()) {
-      std::ostringstream svg;
-      write_memory_svg(svg, loaded.graph.header->name() + " (A vs. B)", plots);
-      write_files_atomically({{o.plot_memory, svg.str()}});
+    std::vector<MemoryPlotSeries>* plot = o.plot_memory.empty() ? nullptr : &plots;
+    for (const std::string& path : graphs) {
+      const LoadedGraph loaded = o.input.load(path);
+      GraphDiff& g = diffs.emplace_back();
+      g.a = cut_of(loaded.graph, sa, o.model, "A", plot);
+      g.b = cut_of(loaded.graph, sb, o.model, "B", plot);
     }
   }
-  const CutDiff d = diff_cuts(a, b);
-  if (o.json) write_diff_json(std::cout, a, b, d);
-  else write_diff_text(std::cout, a, b, d, o.top);
-  return d.identical ? kIdentical : kDifferent;
+  bool identical = true;
+  for (GraphDiff& g : diffs) {
+    g.d = diff_cuts(g.a, g.b);
+    identical = identical && g.d.identical;
+  }
+  OutputBatch outputs = output_batch();
+  std::ostringstream main;
+  if (o.json && diffs.size() == 1) {
+    write_diff_json(main, diffs[0].a, diffs[0].b, diffs[0].d);
+  } else if (o.json) {
+    write_diffs_json(main, diffs);
+  } else if (!md_on_stdout) {
+    for (size_t i = 0; i < diffs.size(); ++i) {
+      if (i) main << "\n";
+      write_diff_text(main, diffs[i].a, diffs[i].b, diffs[i].d, o.top);
+    }
+    if (diffs.size() > 1) {
+      const auto differ = std::count_if(diffs.begin(), diffs.end(), [](const GraphDiff& g) { return !g.d.identical; });
+      main << "\n" << differ << " of " << diffs.size() << " graphs' cuts differ\n";
+    }
+  }
+  if (o.json || !md_on_stdout) outputs.add("-", std::move(main).str());
+  if (!plots.empty()) {
+    // With several graphs each curve names its graph (two curves a graph).
+    if (diffs.size() > 1) {
+      for (size_t i = 0; i < plots.size(); ++i) plots[i].label = diffs[i / 2].a.graph + " " + plots[i].label;
+    }
+    std::ostringstream svg;
+    write_memory_svg(svg, diffs.size() == 1 ? diffs[0].a.graph + " (A vs. B)" : "A vs. B", plots);
+    outputs.add(o.plot_memory, std::move(svg).str());
+  }
+  if (!o.report_md.empty()) {
+    std::ostringstream md;
+    write_diff_markdown(md, diffs, o.top);
+    outputs.add(o.report_md, std::move(md).str());
+  }
+  outputs.commit();
+  return identical ? kIdentical : kDifferent;
 }
 
 }  // namespace
 
 Action add_diff_command(CLI::App& sub) {
   auto o = std::make_shared<DiffOptions>();
-  add_input_options(sub, o->input, false);
+  add_input_options(sub, o->input, true);
   add_settings_options(sub, o->a, "-a", "side A");
   add_settings_options(sub, o->b, "-b", "side B");
   add_model_options(sub, o->model);
   sub.add_option("--report-a", o->report_a, "Compare two saved reports instead: side A (from --report-json)")
       ->type_name("A.json");
   sub.add_option("--report-b", o->report_b, "Side B's saved report")->type_name("B.json");
+  sub.add_option("--report-md", o->report_md,
+                 "Also write the diff as Markdown to PATH, for a pull-request comment ('-': stdout, instead of "
+                 "the text)")
+      ->type_name("PATH|-");
   sub.add_flag("--json", o->json, "Print the diff as JSON (identical, a, b, saved_only_a/b, recomputed_only_a/b, delta)");
   sub.add_option("--top", o->top, "Rows per list of moved values; 0 lists all (default 20)")->type_name("N");
   sub.add_option("--plot-memory", o->plot_memory,
@@ -109,13 +161,16 @@ Action add_diff_command(CLI::App& sub) {
       "and shows what moved: values saved only by one side, ops recomputed only by one\n"
       "side, and B - A for the saved bytes and the bandwidth model's forward and backward\n"
       "traffic and time on --device. With --report-a/--report-b it compares two reports\n"
-      "saved earlier with --report-json (other graphs, other versions) the same way.\n\n"
+      "saved earlier with --report-json (other graphs, other versions) the same way.\n"
+      "Several graphs (repeated --input, or a directory) give one diff per graph and\n"
+      "one exit code over all.\n\n"
       "Exit codes: 0 the cuts are identical (same saved values and symbols); 1 they\n"
       "differ; 2 bad input, settings or command line; 3 no finite cut.\n\n"
       "Examples:\n"
       "  partition_tool diff --input sample_graphs/linear_ce.pb \\\n"
       "      --set-a dist_from_bw_base=1.1 --set-b dist_from_bw_base=1.2 --device a100\n"
-      "  partition_tool diff --report-a before.json --report-b after.json --json");
+      "  partition_tool diff --report-a before.json --report-b after.json --json\n"
+      "  partition_tool diff -i graphs/ --set-b dist_from_bw_base=1.2 --report-md diff.md");
   return [o] { return run_diff(*o); };
 }
 

@@ -21,14 +21,14 @@ struct DotOptions {
   SettingsArgs settings;
   std::string around;
   int depth = 2;
-  size_t max_nodes = 500;
+  size_t max_drawn = 500;
 };
 
 int run_dot(const DotOptions& o) {
   const Settings settings = o.settings.resolve();
   const LoadedGraph loaded = o.input.load();
   const Partitioned p = partition_joint(loaded.graph, settings);
-  const DotSelection sel = select_dot_nodes(p.prepared.graph, o.around, o.depth, o.max_nodes);
+  const DotSelection sel = select_dot_nodes(p.prepared.graph, o.around, o.depth, o.max_drawn);
   std::ostringstream dot;
   write_dot(dot, p.prepared.graph, p.result, sel);
   std::cout << dot.str();
@@ -39,21 +39,21 @@ int run_dot(const DotOptions& o) {
 
 Action add_dot_command(CLI::App& sub) {
   auto o = std::make_shared<DotOptions>();
-  add_input_options(sub, o->input, true, false);
+  add_input_options(sub, o->input);
   add_settings_options(sub, o->settings);
   sub.add_option("--around", o->around, "Draw only the nodes near this one (after CSE: use a surviving name)")
       ->type_name("NODE");
   sub.add_option("--depth", o->depth, "With --around: how many edges away, in either direction (default 2)")
       ->check(CLI::Range(0, 1000))
       ->type_name("N");
-  sub.add_option("--max-nodes", o->max_nodes, "Refuse to draw more nodes than this (default 500)")->type_name("N");
+  sub.add_option("--max-drawn", o->max_drawn, "Refuse to draw more nodes than this (default 500)")->type_name("N");
   sub.footer(
       "Prints the partitioned graph in Graphviz DOT on stdout: graph inputs as ellipses,\n"
       "saved values orange and bold, recomputed nodes blue and dashed, forward-only nodes\n"
       "grey, backward-only nodes violet, nodes whose recomputation is banned with a red\n"
       "border (and the ban in their label), and the cut -- each saved value's edges into\n"
       "the backward -- as thick red edges labelled with the bytes saved. A legend is\n"
-      "included. Graphs over --max-nodes nodes are refused: draw a neighbourhood with\n"
+      "included. Graphs over --max-drawn nodes are refused: draw a neighbourhood with\n"
       "--around NODE --depth N (nodes at its edge say how many edges are not shown).\n\n"
       "Examples:\n"
       "  partition_tool dot --input sample_graphs/linear_ce.pb | dot -Tsvg > linear_ce.svg\n"

@@ -35,7 +35,8 @@ struct FlowOptions {
 };
 
 int run_flow(const FlowOptions& o) {
-  check_output_paths(o.input, {{"--dimacs", o.dimacs}});
+  if (o.input.empty()) throw InputError("no graph given: name it with --input PATH or as an argument");
+  check_output_paths({o.input, o.config_path}, {{"--dimacs", o.dimacs}});
   Settings settings;
   if (!o.config_path.empty()) apply_settings_file(o.config_path, settings);
   for (const auto& a : o.set_assignments) settings.set_assignment(a);
@@ -62,10 +63,10 @@ int run_flow(const FlowOptions& o) {
   }
   std::ostringstream text;
   const DimacsCounts counts = write_dimacs(text, net, comment);
-  if (o.dimacs == "-") {
-    std::cout << text.str() << std::flush;
-  } else {
-    write_file_atomically(o.dimacs, text.str());
+  OutputBatch outputs = output_batch();
+  outputs.add(o.dimacs, std::move(text).str());
+  outputs.commit();
+  if (o.dimacs != "-" && !quiet()) {
     std::cout << "wrote " << o.dimacs << ": " << counts.vertices << " vertices, " << counts.arcs << " arcs\n";
   }
   return 0;
@@ -75,7 +76,8 @@ int run_flow(const FlowOptions& o) {
 
 Action add_flow_command(CLI::App& sub) {
   auto o = std::make_shared<FlowOptions>();
-  sub.add_option("-i,--input", o->input, "Joint graph (.pb, .pbtxt or .json)")->required()->type_name("PATH");
+  sub.add_option("-i,--input", o->input, "Joint graph (.pb, .pbtxt or .json)")->type_name("PATH");
+  sub.add_option("GRAPH", o->input, "The same as --input")->type_name("PATH");
   sub.add_option("--input-format", o->input_format, "Format of --input: pb, pbtxt or json (default: from its extension)")
       ->type_name("FORMAT");
   sub.add_option("--dimacs", o->dimacs, "DIMACS file to write ('-' for stdout)")->required()->type_name("PATH|-");

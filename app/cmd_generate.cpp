@@ -27,7 +27,9 @@ struct GenerateOptions {
 };
 
 int run_generate(const GenerateOptions& o) {
-  const Format format = resolve_format(o.out, o.output_format);
+  check_output_paths({}, {{"--output", o.out}});
+  const Format format = o.out == "-" ? parse_format(o.output_format.value_or("pb"))
+                                     : resolve_format(o.out, o.output_format);
   std::shared_ptr<proto::Graph> message;
   try {
     message = gen::transformer_graph(o.spec);
@@ -36,7 +38,10 @@ int run_generate(const GenerateOptions& o) {
   }
   const std::string name = message->name();
   const NodeId nodes = validate(message, o.out).size();
-  write_message(o.out, format, *message);
+  OutputBatch outputs = output_batch();
+  outputs.add(o.out, serialize_message(*message, format));
+  outputs.commit();
+  if (o.out == "-" || quiet()) return 0;
   std::cout << "wrote " << o.out << ": " << name << ", " << nodes << " nodes, " << o.spec.layers << " layers\n";
   return 0;
 }
@@ -57,7 +62,7 @@ Action add_generate_command(CLI::App& sub) {
   sub.add_flag("--checkpoint", s.checkpoint,
                "Selective activation checkpointing: each block's forward ops PREFER_RECOMPUTE (ac_graph_id = "
                "block + 1), its matmuls MUST_SAVE");
-  sub.add_option("-o,--output", o->out, "Graph file to write (.pb, .pbtxt or .json)")->required()->type_name("PATH");
+  sub.add_option("-o,--output", o->out, "Graph file to write (.pb, .pbtxt or .json; '-': stdout)")->required()->type_name("PATH");
   sub.add_option("--output-format", o->output_format, "Format of --output: pb, pbtxt or json (default: from its extension)")
       ->type_name("FORMAT");
   sub.footer(

@@ -1,6 +1,7 @@
-// The main command's work: load -> validate -> prepare -> partition, then
-// the requested outputs. Every output is rendered to memory first and
-// written atomically, so an error leaves no partial file.
+// The main command's work, once per graph: load -> validate -> prepare ->
+// partition, then the requested outputs over all the graphs. Every output
+// is rendered to memory first and written by one OutputBatch, so an error
+// leaves no partial file.
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -15,8 +16,8 @@
 #include "graph/output_batch.h"
 #include "partition/partition_message.h"
 #include "pipeline/pipeline.h"
-#include "report/explain.h"
 #include "plan/apply_memory_limit.h"
+#include "report/explain.h"
 #include "report/human_units.h"
 #include "report/memory_plot_svg.h"
 #include "report/report_html.h"
@@ -24,12 +25,39 @@
 #include "report/report_markdown.h"
 #include "report/report_model.h"
 #include "report/report_text.h"
+#include "report/report_totals.h"
 
 namespace pt::app {
 
-int run_main_command(const MainOptions& o) {
-  LoadedGraph loaded = load_graph_file(o.input, o.input_format, o.limits);
-  spdlog::info("loaded {}: {} nodes", o.input, loaded.graph.size());
+namespace {
+
+// The report's `source`: relative to the current directory where the file
+// lies below it, so that two checkouts' reports of the same graphs compare
+// byte for byte; elsewhere as given.
+std::string relative_source(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path relative = fs::proximate(path, ec);
+  if (ec || relative.empty() || *relative.begin() == "..") return path;
+  return relative.string();
+}
+
+// One graph's partition, with what the outputs need of it.
+struct GraphRun {
+  std::string path;
+  std::string name;
+  uint64_t saved_bytes = 0;
+  size_t saved_count = 0;
+  size_t recomputed_count = 0;
+  std::optional<ReportModel> model;
+  std::string html;  // --report-html: the page (needs the partition, gone after run_one)
+};
+
+// Partitions `path`; renders its partition into `partition` when asked.
+GraphRun run_one(const MainOptions& o, const std::string& path, std::string* partition) {
+  const Format format = resolve_format(path, o.input_format_name);
+  LoadedGraph loaded = load_joint_graph(path, format, o.limits);
+  spdlog::info("loaded {}: {} nodes", path, loaded.graph.size());
   const JointSummary joint(loaded.graph);
   Partitioned p = partition_joint_releasing(loaded.graph, o.settings);
   // Under memory_limit the planner replaces the default partition with the
@@ -37,10 +65,9 @@ int run_main_command(const MainOptions& o) {
   // report and the written partition then use that plan's settings.
   const LimitedPlan limited = apply_memory_limit(p, o.settings, o.device, o.bandwidth);
   const Settings& settings = limited.settings;
-  const std::optional<MemoryPlan>& plan = limited.plan;
-  if (plan) {
-    spdlog::info("memory limit {}: {} ({} candidates, {:.3f} s)", human_bytes(plan->limit),
-                 plan->chosen.description(), plan->candidate_count, plan->search_seconds);
+  if (limited.plan) {
+    spdlog::info("memory limit {}: {} ({} candidates, {:.3f} s)", human_bytes(limited.plan->limit),
+                 limited.plan->chosen.description(), limited.plan->candidate_count, limited.plan->search_seconds);
   }
   const Graph& g = p.prepared.graph;
   const Extraction& e = p.result.extraction;
@@ -52,78 +79,122 @@ int run_main_command(const MainOptions& o) {
   StageTimer timer;
   // Nothing below reads the flow network's arcs or weights (the report
   // reads its bans and counts): free them before the outputs and the report
-  // allocate (~0.1 GB at 10^6 nodes), which reuse that memory.
+  // allocate (~0.1 GB at 10^6 nodes), which reuse those pages.
   p.result.solution.network.release_arcs();
 
-  // Each output goes to its temporary as soon as it exists, so the
-  // partition's bytes are freed before the report is built, and the JSON
-  // report streams into its file; all are renamed into place together.
-  OutputBatch outputs;
-  if (!o.output.empty()) {
+  GraphRun run;
+  run.path = path;
+  run.name = joint.name;
+  for (NodeId id : e.fw_saved_outputs()) run.saved_bytes += g[id].size_bytes;
+  run.saved_count = e.fw_saved_outputs().size();
+  run.recomputed_count = e.recomputed.size();
+  if (partition) {
     if (*o.output_format == Format::Binary) {
-      outputs.add(o.output, [&](std::ostream& out) {
-        write_partition_binary(out, g, p.result.classification, e, settings);
-      });
+      std::ostringstream out;
+      write_partition_binary(out, g, p.result.classification, e, settings);
+      *partition = std::move(out).str();
     } else {
-      const auto partition = partition_message(g, p.result.classification, e, settings);
-      outputs.add(o.output, serialize_message(*partition, *o.output_format));
+      *partition = serialize_message(*partition_message(g, p.result.classification, e, settings), *o.output_format);
     }
     timer.mark("write", timings);
   }
-  std::string text_report, json_report, md_report;
-  std::optional<ReportModel> model;
   const bool memory_plot = !o.plot_memory.empty() || !o.report_html.empty();
   if (o.report || !o.report_json.empty() || !o.report_md.empty() || memory_plot) {
-    model = build_report({joint, p, settings, o.device, o.bandwidth, {}, memory_plot});
+    run.model = build_report({joint, p, settings, o.device, o.bandwidth, {}, memory_plot});
+    run.model->plan = limited.plan;
     // "report" times the model (bandwidth model, peak memory); the reports
     // then carry every stage's timing but their own formatting.
     timer.mark("report", timings);
-    model->timings = timings;
-    model->plan = plan;
-    const TextReportOptions text_options{o.top};
-    std::ostringstream text, json, md;
-    if (o.report) write_report_text(text, *model, text_options);
-    if (o.report_json == "-") write_report_json(json, *model);
-    if (!o.report_md.empty()) write_report_markdown(md, *model, text_options);
-    text_report = std::move(text).str();  // the buffer itself, not a copy
-    json_report = std::move(json).str();
-    md_report = std::move(md).str();
-    if (!o.report_json.empty() && o.report_json != "-") {
-      outputs.add(o.report_json, [&](std::ostream& out) { write_report_json(out, *model); });  // 50 MB at 10^6 nodes
-    }
-    if (!o.plot_memory.empty()) {
-      outputs.add(o.plot_memory, [&](std::ostream& out) { write_memory_svg(out, model->graph, {*model->memory_plot}); });
-    }
+    if (!o.no_timings) run.model->timings = timings;
+    run.model->source = relative_source(path);
     if (!o.report_html.empty()) {
       ExplainTable explanations;
       explain_each(p, settings, [&](const Explanation& x) { explanations.add(x); });
-      outputs.add(o.report_html,
-                  [&](std::ostream& out) { write_report_html(out, *model, explanations, o.top); });
+      std::ostringstream html;
+      write_report_html(html, *run.model, explanations, o.top);
+      run.html = std::move(html).str();
     }
   }
-  if (!o.report_md.empty() && o.report_md != "-") outputs.add(o.report_md, md_report);
-  outputs.commit();
-  if (o.report) std::cout << text_report;
-  if (o.report_json == "-") std::cout << json_report;
-  if (o.report_md == "-") std::cout << md_report;
-  if (!o.report && o.report_json != "-" && o.report_md != "-") {
-    // A short summary when no report was asked for on stdout.
-    uint64_t bytes = 0;
-    for (NodeId id : e.fw_saved_outputs()) bytes += g[id].size_bytes;
-    std::cout << joint.name << ": saved " << e.fw_saved_outputs().size() << " values ("
-              << human_bytes(bytes) << "), recomputed " << e.recomputed.size() << " ops";
-    if (!o.output.empty()) std::cout << "; partition written to " << o.output;
-    std::cout << "\n";
-  }
-  // The process ends here: like clang's -disable-free, hand the graphs to a
-  // never-freed holder instead of destroying them node by node (a tenth of a
-  // 10^6-node run). The holder stays reachable, so LeakSanitizer is quiet.
+  // The process ends soon: like clang's -disable-free, hand the graphs to a
+  // never-freed holder instead of destroying them node by node (a tenth of
+  // a 10^6-node run). The holder stays reachable, so LeakSanitizer is quiet.
   static auto* const kept = new std::vector<std::shared_ptr<void>>;
   kept->push_back(std::make_shared<Partitioned>(std::move(p)));
   kept->push_back(std::make_shared<LoadedGraph>(std::move(loaded)));
-  // The report model too: its rows, names and per-node tables took ~450K
-  // instructions to free (callgrind, gpt2_124m), 1% of the run.
-  if (model) kept->push_back(std::make_shared<ReportModel>(std::move(*model)));
+  return run;
+}
+
+std::string totals_line(const std::vector<const ReportModel*>& models) {
+  const ReportTotals t = total_of(models);
+  return "totals over " + std::to_string(t.graphs) + " graphs: saved " + std::to_string(t.saved_count) +
+         " values (" + human_bytes(t.saved_bytes) + "), recomputed " + std::to_string(t.recomputed_count) +
+         " ops, largest peak " + human_bytes(t.peak_bytes_max) + "\n";
+}
+
+}  // namespace
+
+int run_main_command(const MainOptions& o) {
+  std::vector<GraphRun> runs;
+  std::string partition;
+  for (const std::string& path : o.graphs) runs.push_back(run_one(o, path, o.output.empty() ? nullptr : &partition));
+
+  OutputBatch outputs = output_batch();
+  if (!o.output.empty()) outputs.add(o.output, std::move(partition));
+  if (runs.front().model) {
+    std::vector<const ReportModel*> models;
+    for (const GraphRun& r : runs) models.push_back(&*r.model);
+    const bool several = models.size() > 1;
+    const TextReportOptions text_options{o.top};
+    if (o.report) {
+      std::ostringstream text;
+      for (size_t i = 0; i < models.size(); ++i) {
+        if (i) text << "\n";
+        write_report_text(text, *models[i], text_options);
+      }
+      if (several) text << "\n" << totals_line(models);
+      outputs.add("-", std::move(text).str());
+    }
+    if (!o.report_json.empty()) {
+      std::ostringstream json;  // 50 MB at 10^6 nodes
+      if (several) write_reports_json(json, models);
+      else write_report_json(json, *models.front());
+      outputs.add(o.report_json, std::move(json).str());
+    }
+    if (!o.report_md.empty()) {
+      std::ostringstream md;
+      if (several) write_reports_markdown(md, models, text_options);
+      else write_report_markdown(md, *models.front(), text_options);
+      outputs.add(o.report_md, std::move(md).str());
+    }
+    if (!o.plot_memory.empty()) {
+      // One curve per graph on one chart.
+      std::vector<MemoryPlotSeries> curves;
+      for (const ReportModel* m : models) {
+        curves.push_back(*m->memory_plot);
+        if (several) curves.back().label = m->graph;
+      }
+      std::ostringstream svg;
+      write_memory_svg(svg, several ? "memory of " + std::to_string(models.size()) + " graphs" : models.front()->graph,
+                       curves);
+      outputs.add(o.plot_memory, std::move(svg).str());
+    }
+    if (!o.report_html.empty()) outputs.add(o.report_html, std::move(runs.front().html));
+  }
+  outputs.commit();
+  const bool stdout_taken = o.report || o.output == "-" || o.report_json == "-" || o.report_md == "-";
+  if (!stdout_taken && !quiet()) {
+    // A short summary when no result was asked for on stdout (-q: none).
+    for (const GraphRun& r : runs) {
+      std::cout << r.name << ": saved " << r.saved_count << " values (" << human_bytes(r.saved_bytes)
+                << "), recomputed " << r.recomputed_count << " ops";
+      if (!o.output.empty()) std::cout << "; partition written to " << o.output;
+      std::cout << "\n";
+    }
+  }
+  // The report models too: their rows, names and per-node tables took
+  // ~450K instructions to free (callgrind, gpt2_124m), 1% of the run.
+  static auto* const kept_models = new std::vector<GraphRun>;
+  for (GraphRun& r : runs) kept_models->push_back(std::move(r));
   return 0;
 }
 

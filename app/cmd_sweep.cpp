@@ -45,14 +45,16 @@ int run_sweep_command(const SweepOptions& o) {
     throw SettingsError("sweep: --range needs a numeric key; " + o.key + " takes --values");
   }
   const auto values = o.range.empty() ? sweep_values_from_list(o.values) : sweep_values_from_range(o.range);
-  if (!o.plot.empty()) check_output_paths(o.input.path, {{"--plot", o.plot}});
-  if (!o.plot_memory.empty()) check_output_paths(o.input.path, {{"--plot", o.plot}, {"--plot-memory", o.plot_memory}});
-  const LoadedGraph loaded = o.input.load();
+  const std::string input = o.input.path();
+  std::vector<std::string> inputs = {input, o.settings.config_path};
+  check_output_paths(inputs, {{"the sweep's rows", "-"}, {"--plot", o.plot}, {"--plot-memory", o.plot_memory}});
+  const LoadedGraph loaded = o.input.load(input);
   // A curve per value shares the chart: fewer points each (at least 50).
   const size_t plot_points =
       o.plot_memory.empty() ? 0 : std::max<size_t>(50, kMemoryPlotPoints / std::max<size_t>(1, values.size()));
   const SweepResult r = run_sweep(loaded.graph, base, o.key, values, o.model.resolve_device(),
                                   o.model.resolve_options(), o.jobs, plot_points);
+  OutputBatch outputs = output_batch();
   if (!o.plot_memory.empty()) {
     std::vector<MemoryPlotSeries> curves;
     for (const SweepRow& row : r.rows) {
@@ -60,17 +62,19 @@ int run_sweep_command(const SweepOptions& o) {
     }
     std::ostringstream svg;
     write_memory_svg(svg, r.graph + " (sweeping " + o.key + ")", curves);
-    write_files_atomically({{o.plot_memory, svg.str()}});
+    outputs.add(o.plot_memory, std::move(svg).str());
   }
   if (!o.plot.empty()) {
     std::ostringstream svg;
     write_sweep_svg(svg, r, o.plot_x == "peak" ? PlotMemory::Peak : PlotMemory::Saved);
-    const std::string contents = svg.str();
-    write_files_atomically({{o.plot, contents}});
+    outputs.add(o.plot, std::move(svg).str());
   }
-  if (o.csv) write_sweep_csv(std::cout, r);
-  else if (o.json) write_sweep_json(std::cout, r);
-  else write_sweep_text(std::cout, r);
+  std::ostringstream rows;
+  if (o.csv) write_sweep_csv(rows, r);
+  else if (o.json) write_sweep_json(rows, r);
+  else write_sweep_text(rows, r);
+  outputs.add("-", std::move(rows).str());
+  outputs.commit();
   return 0;
 }
 

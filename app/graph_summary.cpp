@@ -197,6 +197,7 @@ void write_rows(JsonWriter& w, const std::vector<CountRow>& rows) {
 void print_summary_json(std::ostream& out, const GraphSummary& s) {
   JsonWriter w(out);
   w.begin_object();
+  w.field("schema_version", kJsonSchemaVersion);
   w.field("source", s.source);
   w.field("format", s.format);
   w.field("name", s.name);

@@ -7,6 +7,7 @@
 #include <exception>
 #include <string_view>
 #include <iostream>
+#include <sstream>
 
 #include <CLI/CLI.hpp>
 #include <google/protobuf/stubs/logging.h>
@@ -16,6 +17,9 @@
 #include "cmd_partition.h"
 #include "commands.h"
 #include "graph/errors.h"
+#include "graph/output_batch.h"
+#include "standard_streams.h"
+#include "temporary_cleanup.h"
 
 #ifndef PT_VERSION
 #define PT_VERSION "unknown"
@@ -119,9 +123,41 @@ int run(const Action& action) {
   }
 }
 
+// CLI11's own errors as every other error: one line with the tool's prefix.
+int command_line_error(const CLI::ParseError& e) {
+  std::string text = e.what();
+  for (char& c : text) {
+    if (c == '\n' || c == '\r') c = ' ';
+  }
+  while (!text.empty() && text.back() == ' ') text.pop_back();
+  spdlog::error("{} (see partition_tool --help)", text);
+  return kExitBadInput;
+}
+
+// `text` on stdout, as every output is written (a full disk is an error).
+int print(const std::string& text) {
+  return run([&text] {
+    pt::OutputBatch out;
+    out.add("-", text);
+    out.commit();
+    return kExitOk;
+  });
+}
+
+// Every result on stdout reached it, or the run fails: a closed stdout or a
+// full disk is an error like any other.
+int finish(int code) {
+  const std::string failed = pt::app::finish_stdout();
+  if (failed.empty() || (code != kExitOk && code != 1)) return code;  // an error already has its line
+  spdlog::error("stdout: cannot write: {}", failed);
+  return code == kExitOk || code == 1 ? kExitBadInput : code;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  pt::app::reserve_standard_streams();
+  pt::app::install_temporary_cleanup();
   set_up_logging();
   CLI::App app(
       "Partition a joint forward+backward training graph: choose which values the forward\n"
@@ -155,22 +191,34 @@ int main(int argc, char** argv) {
     for (const auto& r : commands) {
       if (r.app->parsed()) chosen = &r;
     }
-    if (!chosen && main_options.input.empty()) throw CLI::RequiredError("--input");
+    // A first word with neither '.' nor '/' names no graph file: a command
+    // mistyped, not the main command's GRAPH.
+    if (const std::string typo = pt::app::mistyped_command(argc, argv, kCommands); !chosen && !typo.empty()) {
+      spdlog::error("{}", typo);
+      return kExitBadInput;
+    }
+    if (!chosen && main_options.inputs.empty() && main_options.positional.empty()) {
+      if (argc == 1) return finish(print(app.help()));  // a bare partition_tool: the usage
+      throw CLI::RequiredError("--input");
+    }
   } catch (const CLI::ParseError& e) {
     if (const std::string typo = pt::app::mistyped_command(argc, argv, kCommands); !typo.empty()) {
       spdlog::error("{}", typo);
       return kExitBadInput;
     }
-    return app.exit(e) == 0 ? kExitOk : kExitBadInput;
+    if (e.get_exit_code() != 0) return command_line_error(e);
+    std::ostringstream text;  // --help, --version
+    app.exit(e, text, text);
+    return finish(print(text.str()));
   }
 
   const int verbose = root_flags.verbose + (chosen ? chosen->flags.verbose : 0);
   const bool quiet = root_flags.quiet || (chosen && chosen->flags.quiet);
   spdlog::set_level(log_level(verbose, quiet));
 
-  if (chosen) return run(chosen->action);
-  return run([&main_options] {
+  if (chosen) return finish(run(chosen->action));
+  return finish(run([&main_options] {
     pt::app::resolve_main_options(main_options);
     return pt::app::run_main_command(main_options);
-  });
+  }));
 }

@@ -34,14 +34,18 @@ std::string mistyped_command(int argc, char** argv, std::span<const Command> com
 }
 
 void add_main_options(CLI::App& app, MainOptions& o) {
-  app.add_option("-i,--input", o.input, "Joint graph to partition (.pb, .pbtxt or .json)")
+  app.add_option("-i,--input", o.inputs,
+                 "Joint graph to partition (.pb, .pbtxt or .json), or a directory of them; repeatable: one report "
+                 "over all")
+      ->allow_extra_args(false)
       ->type_name("PATH");
+  app.add_option("GRAPH", o.positional, "The same as --input")->type_name("PATH");
   app.add_option("--input-format", o.input_format_name,
                  "Format of --input: pb, pbtxt or json (default: from its extension)")
       ->type_name("FORMAT");
   app.add_option("-o,--output", o.output,
-                 "Write the partition (forward graph, backward graph, saved values) to this file")
-      ->type_name("PATH");
+                 "Write the partition (forward graph, backward graph, saved values) to this file ('-' for stdout)")
+      ->type_name("PATH|-");
   app.add_option("--output-format", o.output_format_name,
                  "Format of --output: pb, pbtxt or json (default: from its extension)")
       ->type_name("FORMAT");
@@ -56,6 +60,8 @@ void add_main_options(CLI::App& app, MainOptions& o) {
   app.add_option("--plot-memory", o.plot_memory,
                  "Write the memory timeline (live bytes over the forward and backward) as an SVG to PATH")
       ->type_name("PATH.svg");
+  app.add_flag("--no-timings", o.no_timings,
+               "Leave the stage timings out of the JSON report (two runs' reports then compare byte for byte)");
   app.add_option("--top", o.top, "Rows per list in the text and Markdown reports; 0 shows all (default 15)")
       ->type_name("N");
   add_model_options(app, o.model);
@@ -82,18 +88,40 @@ void add_main_options(CLI::App& app, MainOptions& o) {
       "Examples:\n"
       "  partition_tool --input sample_graphs/linear_ce.pb --report\n"
       "  partition_tool --input g.json --output p.pb --set dist_from_bw_base=1.2 --report-json -\n"
-      "  partition_tool --input g.pb --report --device a100 --top 0 --report-md report.md");
+      "  partition_tool --input g.pb --report --device a100 --top 0 --report-md report.md\n"
+      "  partition_tool --input graphs/ --report-json ci.json --no-timings   (one report over every graph)");
 }
 
 void resolve_main_options(MainOptions& o) {
-  o.input_format = resolve_format(o.input, o.input_format_name);
+  std::vector<std::string> given = o.inputs;
+  given.insert(given.end(), o.positional.begin(), o.positional.end());
+  o.graphs = expand_graph_inputs(given);
+  for (const std::string& g : o.graphs) {
+    check_graph_file(g);
+    resolve_format(g, o.input_format_name);
+  }
   if (!o.output.empty()) {
-    o.output_format = resolve_format(o.output, o.output_format_name);
+    if (o.graphs.size() > 1) {
+      throw InputError("--output writes one partition, and " + std::to_string(o.graphs.size()) +
+                       " graphs are given: partition them one by one, or leave --output out");
+    }
+    o.output_format = o.output == "-" ? parse_format(o.output_format_name.value_or("pb"))
+                                      : resolve_format(o.output, o.output_format_name);
   } else if (o.output_format_name) {
     throw InputError("--output-format is given but --output is not");
   }
-  check_output_paths(o.input, {{"--output", o.output}, {"--report-json", o.report_json}, {"--report-md", o.report_md},
-                                {"--report-html", o.report_html}, {"--plot-memory", o.plot_memory}});
+  if (!o.report_html.empty() && o.graphs.size() > 1) {
+    throw InputError("--report-html writes one graph's page, and " + std::to_string(o.graphs.size()) +
+                     " graphs are given: write them one by one, or leave --report-html out");
+  }
+  std::vector<std::string> inputs = o.graphs;
+  inputs.push_back(o.config_path);
+  check_output_paths(inputs, {{"--report", o.report ? "-" : ""},
+                              {"--output", o.output},
+                              {"--report-json", o.report_json},
+                              {"--report-md", o.report_md},
+                              {"--report-html", o.report_html},
+                              {"--plot-memory", o.plot_memory}});
   if (!o.config_path.empty()) apply_settings_file(o.config_path, o.settings);
   for (const auto& a : o.set_assignments) o.settings.set_assignment(a);
   if (!o.memory_limit.empty()) o.settings.set("memory_limit", o.memory_limit);

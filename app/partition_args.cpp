@@ -3,10 +3,27 @@
 #include <CLI/CLI.hpp>
 
 #include "cli_common.h"
+#include "graph/errors.h"
 
 namespace pt::app {
 
-LoadedGraph InputArgs::load() const { return load_graph_file(path, resolve_format(path, format), limits); }
+std::vector<std::string> InputArgs::all() const {
+  std::vector<std::string> out = named;
+  out.insert(out.end(), positional.begin(), positional.end());
+  return out;
+}
+
+std::string InputArgs::path() const {
+  const std::vector<std::string> given = all();
+  if (given.empty()) throw InputError("no graph given: name it with --input PATH or as an argument");
+  if (given.size() > 1) throw InputError("this command reads one graph; " + std::to_string(given.size()) + " given");
+  return given.front();
+}
+
+LoadedGraph InputArgs::load(const std::string& file) const {
+  check_graph_file(file);
+  return load_joint_graph(file, resolve_format(file, format), limits);
+}
 
 Settings SettingsArgs::resolve() const {
   Settings s;
@@ -23,9 +40,11 @@ BandwidthOptions ModelArgs::resolve_options() const {
   return o;
 }
 
-void add_input_options(CLI::App& app, InputArgs& a, bool required, bool node_limit) {
-  auto* input = app.add_option("-i,--input", a.path, "Joint graph (.pb, .pbtxt or .json)")->type_name("PATH");
-  if (required) input->required();
+void add_input_options(CLI::App& app, InputArgs& a, bool several, bool node_limit) {
+  const std::string what = several ? "Joint graph (.pb, .pbtxt or .json), or a directory of them (repeatable)"
+                                   : "Joint graph (.pb, .pbtxt or .json)";
+  app.add_option("-i,--input", a.named, what)->allow_extra_args(false)->type_name("PATH");
+  app.add_option("GRAPH", a.positional, "The same as --input")->type_name("PATH");
   app.add_option("--input-format", a.format, "Format of --input: pb, pbtxt or json (default: from its extension)")
       ->type_name("FORMAT");
   if (node_limit) add_load_options(app, a.limits);

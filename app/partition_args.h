@@ -21,12 +21,20 @@ class App;
 namespace pt::app {
 
 struct InputArgs {
-  std::string path;
-  std::optional<std::string> format;  // pb, pbtxt, json; default from the extension
-  ValidateOptions limits;             // --max-nodes (where the command has it)
+  std::vector<std::string> named;       // -i/--input, in order
+  std::vector<std::string> positional;  // GRAPH arguments
+  std::optional<std::string> format;    // pb, pbtxt, json; default from the extension
+  ValidateOptions limits;               // --max-nodes (where the command has it)
 
-  // Parses and validates the graph. Throws InputError naming the file.
-  LoadedGraph load() const;
+  // Every graph given, -i first (directories not expanded).
+  std::vector<std::string> all() const;
+  // The one graph of a command that reads one; throws InputError when
+  // none or several are given.
+  std::string path() const;
+  // Parses and validates `path` (default: path()). Throws InputError
+  // naming the file.
+  LoadedGraph load() const { return load(path()); }
+  LoadedGraph load(const std::string& file) const;
 };
 
 struct SettingsArgs {
@@ -45,9 +53,10 @@ struct ModelArgs {
   BandwidthOptions resolve_options() const;     // throws SettingsError
 };
 
-// -i,--input PATH and --input-format FORMAT, and with `node_limit` the
-// loader's --max-nodes N (dot uses that name for what it draws instead).
-void add_input_options(CLI::App& app, InputArgs& a, bool required = true, bool node_limit = true);
+// The graph as -i,--input PATH or a positional GRAPH (`several`: both
+// repeatable, directories allowed), --input-format FORMAT, and with
+// `node_limit` the loader's --max-nodes N.
+void add_input_options(CLI::App& app, InputArgs& a, bool several = false, bool node_limit = true);
 // --set KEY=VALUE (repeatable) and --config FILE, with `suffix` appended to
 // both names (diff's "-a" and "-b").
 void add_settings_options(CLI::App& app, SettingsArgs& a, const std::string& suffix = "",

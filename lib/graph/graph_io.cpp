@@ -280,7 +280,7 @@ void write_file_atomically(const std::string& path, std::string_view contents) {
 
 void write_files_atomically(const std::vector<OutputFile>& files) {
   OutputBatch batch;
-  for (const auto& f : files) batch.add(f.path, f.contents);
+  for (const auto& f : files) batch.add(f.path, std::string(f.contents));
   batch.commit();
 }
 

@@ -7,25 +7,38 @@
 #include <cstring>
 #include <filesystem>
 #include <string_view>
-#include <vector>
 
 #include <fcntl.h>
-#include <sys/stat.h>
 #include <sys/random.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "graph/errors.h"
-#include "graph/fd_buffer.h"
-#include "graph/side_by_side.h"
 
 namespace pt {
 
+bool write_all(int fd, const char* data, size_t size) {
+  size_t done = 0;
+  while (done < size) {
+    const ssize_t n = ::write(fd, data + done, size - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    done += static_cast<size_t>(n);
+  }
+  return true;
+}
+
 namespace {
+
+[[noreturn]] void throw_write_error(const std::string& path, int error) {
+  throw InputError(path + ": cannot write: " + std::strerror(error != 0 ? error : EIO));
+}
 
 // A new temporary file beside `path` (same directory, so the rename is
 // atomic), created as any new output file is: mode 0666 less the caller's
-// umask. (mkstemp creates mode 0600; the fixed chmod to 0644 that followed
-// it ignored the umask, widening a umask of 077, and cost a system call.)
+// umask.
 std::pair<std::string, int> make_temporary(const std::string& path) {
   namespace fs = std::filesystem;
   const fs::path target(path);
@@ -40,61 +53,22 @@ std::pair<std::string, int> make_temporary(const std::string& path) {
     }
     std::string name = prefix;
     for (int k = 0; k < 6; ++k, bits /= kLetters.size()) name += kLetters[bits % kLetters.size()];
-    const int fd = ::open(name.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    const int fd = ::open(name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     if (fd >= 0) return {name, fd};
     if (errno != EEXIST) break;
   }
   throw InputError(path + ": cannot create a temporary file: " + std::strerror(errno));
 }
 
-}  // namespace
-
-OutputBatch::OutputBatch(unsigned threads) : background_writes_(thread_count(threads) > 1) {}
-
-OutputBatch::~OutputBatch() {
-  for (const Pending& p : pending_) std::remove(p.temporary.c_str());
-}
-
-void OutputBatch::add(const std::string& path, std::string_view contents) {
-  auto [temporary, fd] = make_temporary(path);
-  if (!write_all(fd, contents.data(), contents.size())) {
-    const std::string why = std::strerror(errno);
-    ::close(fd);
-    std::remove(temporary.c_str());
-    throw InputError(path + ": write failed: " + why);
-  }
-  if (::close(fd) != 0) {
-    std::remove(temporary.c_str());
-    throw InputError(path + ": cannot finish writing: " + std::strerror(errno));
-  }
-  pending_.push_back({temporary, path});
-}
-
-void OutputBatch::add(const std::string& path, const std::function<void(std::ostream&)>& write) {
-  auto [temporary, fd] = make_temporary(path);
-  pending_.push_back({temporary, path});  // removed by the destructor if anything below throws
-  FdBuffer buffer(fd, background_writes_);
-  std::ostream out(&buffer);
-  write(out);
-  const bool flushed = static_cast<bool>(out.flush());
-  if (!buffer.close() || !flushed) {  // closed first: the writer joined before its error is read
-    throw InputError(path + ": write failed: " + std::strerror(buffer.error() != 0 ? buffer.error() : EIO));
-  }
-}
-
-namespace {
-
 // Moves `temporary` to `target` as rename does, atomically: `target` names
 // the whole old file or the whole new one at every moment. Over an existing
 // regular file it exchanges the two names (renameat2 RENAME_EXCHANGE) and
 // unlinks the old file under its new name: a rename that replaces a file
 // makes ext4 (auto_da_alloc) write the new file's data out before it
-// returns, 0.9 ms for gpt2_124m's 137 KB report on this project's machine
-// against 0.1 ms for the exchange, on every run that rewrites its report
-// (CI scripts, sweeps by hand). What that flush bought is durability across
-// a power loss, which nothing here promises (no output is fsynced). A plain
-// rename anywhere else: a new name, a symbolic link or a directory there
-// (rename's own answer), a filesystem without the exchange.
+// returns, 0.9 ms for gpt2_124m's 137 KB report against 0.1 ms for the
+// exchange. What that flush bought is durability across a power loss,
+// which nothing here promises (no output is fsynced). A plain rename
+// anywhere else (a new name, a filesystem without the exchange).
 int replace_file(const char* temporary, const char* target) {
   struct stat st {};
   if (::lstat(target, &st) == 0 && S_ISREG(st.st_mode) &&
@@ -107,16 +81,73 @@ int replace_file(const char* temporary, const char* target) {
   return std::rename(temporary, target);
 }
 
+void write_stdout(const std::string& contents) {
+  std::fflush(stdout);  // what the caller printed before comes first
+  errno = 0;
+  if (std::fwrite(contents.data(), 1, contents.size(), stdout) != contents.size() || std::fflush(stdout) != 0) {
+    throw_write_error("stdout", errno);
+  }
+}
+
+void write_in_place(const std::string& path, const std::string& contents) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) throw_write_error(path, errno);
+  const bool wrote = write_all(fd, contents.data(), contents.size());
+  const int why = errno;
+  if (::close(fd) != 0 && wrote) throw_write_error(path, errno);
+  if (!wrote) throw_write_error(path, why);
+}
+
 }  // namespace
 
+OutputBatch::~OutputBatch() { remove_temporaries(); }
+
+void OutputBatch::remove_temporaries() {
+  for (Pending& p : pending_) {
+    if (p.temporary.empty()) continue;
+    std::remove(p.temporary.c_str());
+    if (watcher_) watcher_->gone(p.temporary);
+    p.temporary.clear();
+  }
+}
+
+void OutputBatch::add(const std::string& path, std::string contents) {
+  pending_.push_back({resolve_output(path), std::move(contents), {}});
+}
+
 void OutputBatch::commit() {
-  for (size_t i = 0; i < pending_.size(); ++i) {
-    if (replace_file(pending_[i].temporary.c_str(), pending_[i].target.c_str()) != 0) {
-      const std::string why = std::strerror(errno);
-      const std::string target = pending_[i].target;
-      pending_.erase(pending_.begin(), pending_.begin() + static_cast<std::ptrdiff_t>(i));  // those are in place
-      throw InputError(target + ": cannot move the output into place: " + why);
+  // Temporaries first: a device, a FIFO or stdout written next cannot be
+  // taken back, so a file that cannot be written stops the run before them.
+  for (Pending& p : pending_) {
+    if (p.target.kind != OutputTarget::Kind::File) continue;
+    auto [temporary, fd] = make_temporary(p.target.write);
+    p.temporary = temporary;
+    if (watcher_) watcher_->created(temporary);
+    const bool wrote = write_all(fd, p.contents.data(), p.contents.size());
+    const int why = errno;
+    if (::close(fd) != 0 && wrote) throw_write_error(p.target.path, errno);
+    if (!wrote) throw_write_error(p.target.path, why);
+    std::string().swap(p.contents);
+  }
+  // Then devices and FIFOs, and stdout last: a device that refuses its
+  // bytes (/dev/full) stops the run before anything reaches stdout.
+  for (Pending& p : pending_) {
+    if (p.target.kind != OutputTarget::Kind::InPlace) continue;
+    write_in_place(p.target.write, p.contents);
+    std::string().swap(p.contents);
+  }
+  for (Pending& p : pending_) {
+    if (p.target.kind != OutputTarget::Kind::Stdout) continue;
+    write_stdout(p.contents);
+    std::string().swap(p.contents);
+  }
+  for (Pending& p : pending_) {
+    if (p.temporary.empty()) continue;
+    if (replace_file(p.temporary.c_str(), p.target.write.c_str()) != 0) {
+      throw InputError(p.target.path + ": cannot move the output into place: " + std::strerror(errno));
     }
+    if (watcher_) watcher_->gone(p.temporary);
+    p.temporary.clear();
   }
   pending_.clear();
 }

@@ -1,42 +1,58 @@
-// The output files of one run, all or nothing as far as the file system
-// allows. Each is written to a temporary beside its target as soon as it is
-// added, so its bytes (hundreds of MB for a 10^6-node partition) can be
-// freed before the next output is built, or streamed without ever being
-// one string (the JSON report); commit() then renames them all into place.
-// A batch destroyed before commit(), or whose add() threw, removes every
-// temporary it made. Only a failing rename, after the first, can leave
-// earlier files written.
+// The outputs of one run, all or nothing as far as the file system allows.
+// Each output is rendered in memory by the caller and handed over whole;
+// nothing touches the file system before commit(), which then writes every
+// regular file to a temporary beside it (created only now, so that it
+// exists for as short a time as it can), writes character devices, FIFOs
+// and stdout in place, and last renames the temporaries onto their files.
+// Where a path is a symbolic link, the file it names is replaced and the
+// link stays (graph/output_target.h). A failure removes every temporary and
+// throws InputError with one line naming the path and the system's reason
+// (a full disk, a closed stdout); only a failing rename after the first, or
+// a device or FIFO already written, can leave part of the outputs written.
 #pragma once
 
-#include <functional>
-#include <ostream>
 #include <string>
-#include <string_view>
 #include <vector>
+
+#include "graph/output_target.h"
 
 namespace pt {
 
+// Told of each temporary file as it is made and as it goes (renamed or
+// removed), so that the app can remove it when a signal ends the run.
+class TemporaryFileWatcher {
+ public:
+  virtual ~TemporaryFileWatcher() = default;
+  virtual void created(const std::string& path) = 0;
+  virtual void gone(const std::string& path) = 0;
+};
+
 class OutputBatch {
  public:
-  // `threads` is the --threads setting: where it allows a second thread,
-  // a streamed output's writes run beside its rendering (graph/fd_buffer.h).
-  explicit OutputBatch(unsigned threads = 0);
+  explicit OutputBatch(TemporaryFileWatcher* watcher = nullptr) : watcher_(watcher) {}
   OutputBatch(const OutputBatch&) = delete;
   OutputBatch& operator=(const OutputBatch&) = delete;
   ~OutputBatch();
 
-  // Throws InputError naming `path` when the temporary cannot be written.
-  void add(const std::string& path, std::string_view contents);
-  void add(const std::string& path, const std::function<void(std::ostream&)>& write);
-  // Renames every temporary onto its target; throws InputError on failure.
+  // `path` "-" is stdout. Resolves the target now: throws InputError for a
+  // path that cannot be written (a directory, a missing directory).
+  void add(const std::string& path, std::string contents);
+  // Writes and renames everything added; throws InputError on failure.
   void commit();
 
  private:
   struct Pending {
-    std::string temporary, target;
+    OutputTarget target;
+    std::string contents;
+    std::string temporary;  // set while a temporary exists
   };
+  void remove_temporaries();
+
+  TemporaryFileWatcher* watcher_;
   std::vector<Pending> pending_;
-  bool background_writes_;
 };
+
+// Writes all of `data` to `fd`; false (errno set) when the system refuses.
+bool write_all(int fd, const char* data, size_t size);
 
 }  // namespace pt

@@ -85,11 +85,9 @@ CutSummary summarize_cut(const ReportModel& m, std::string label) {
   return c;
 }
 
-CutSummary read_report_json(const std::string& json, const std::string& source) {
-  Struct root;
-  if (!google::protobuf::util::JsonStringToMessage(json, &root).ok()) {
-    throw InputError(source + ": not a JSON object (expected a report written by partition_tool --report-json)");
-  }
+namespace {
+
+CutSummary summary_of(const Struct& root, const std::string& source) {
   const JsonReader r(source);
   CutSummary c;
   c.label = source;
@@ -124,6 +122,33 @@ CutSummary read_report_json(const std::string& json, const std::string& source) 
     c.peak_bytes = static_cast<uint64_t>(r.number(mem->second.struct_value(), "peak_bytes", "memory."));
   }
   return c;
+}
+
+Struct parse_report(const std::string& json, const std::string& source) {
+  Struct root;
+  if (!google::protobuf::util::JsonStringToMessage(json, &root).ok()) {
+    throw InputError(source + ": not a JSON object (expected a report written by partition_tool --report-json)");
+  }
+  return root;
+}
+
+}  // namespace
+
+CutSummary read_report_json(const std::string& json, const std::string& source) {
+  return summary_of(parse_report(json, source), source);
+}
+
+std::vector<CutSummary> read_reports_json(const std::string& json, const std::string& source) {
+  const Struct root = parse_report(json, source);
+  const auto graphs = root.fields().find("graphs");
+  if (graphs == root.fields().end()) return {summary_of(root, source)};
+  if (!graphs->second.has_list_value()) JsonReader(source).fail("graphs", "is not a list");
+  std::vector<CutSummary> out;
+  for (const Value& g : graphs->second.list_value().values()) {
+    if (!g.has_struct_value()) JsonReader(source).fail("graphs[]", "is not an object");
+    out.push_back(summary_of(g.struct_value(), source));
+  }
+  return out;
 }
 
 }  // namespace pt

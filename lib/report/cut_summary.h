@@ -40,5 +40,7 @@ CutSummary summarize_cut(const ReportModel& m, std::string label);
 // Reads a JSON report written by --report-json. Throws InputError naming
 // `source` and the missing or mistyped field.
 CutSummary read_report_json(const std::string& json, const std::string& source);
+// The same for a report of one graph or of several (its "graphs", in order).
+std::vector<CutSummary> read_reports_json(const std::string& json, const std::string& source);
 
 }  // namespace pt

@@ -117,7 +117,28 @@ CutDiff diff_cuts(const CutSummary& a, const CutSummary& b) {
   d.forward = pass_delta(a.forward, b.forward);
   d.backward = pass_delta(a.backward, b.backward);
   d.same_device = a.device == b.device;
+  if (a.peak_bytes && b.peak_bytes) d.peak_bytes_delta = delta(*a.peak_bytes, *b.peak_bytes);
   return d;
+}
+
+std::vector<DeltaRow> delta_rows(const CutSummary& a, const CutSummary& b, const CutDiff& d) {
+  const std::string dev = d.same_device ? " (" + a.device + ")" : "";
+  std::vector<DeltaRow> rows = {
+      {"saved", human_bytes(a.saved_bytes), human_bytes(b.saved_bytes), human_bytes_delta(d.saved_bytes_delta)},
+      {"forward traffic", human_bytes(a.forward.bytes()), human_bytes(b.forward.bytes()),
+       human_bytes_delta(d.forward.bytes)},
+      {"forward time" + dev, human_seconds(a.forward.seconds), human_seconds(b.forward.seconds),
+       human_seconds_delta(d.forward.seconds)},
+      {"backward traffic", human_bytes(a.backward.bytes()), human_bytes(b.backward.bytes()),
+       human_bytes_delta(d.backward.bytes)},
+      {"backward time" + dev, human_seconds(a.backward.seconds), human_seconds(b.backward.seconds),
+       human_seconds_delta(d.backward.seconds)},
+  };
+  if (d.peak_bytes_delta) {
+    rows.push_back({"peak memory", human_bytes(*a.peak_bytes), human_bytes(*b.peak_bytes),
+                    human_bytes_delta(*d.peak_bytes_delta)});
+  }
+  return rows;
 }
 
 void write_diff_text(std::ostream& out, const CutSummary& a, const CutSummary& b, const CutDiff& d, size_t top) {
@@ -138,29 +159,16 @@ void write_diff_text(std::ostream& out, const CutSummary& a, const CutSummary& b
   write_name_list(out, "Recomputed only in B", d.recomputed_only_b, top);
   if (!d.identical || !d.recomputed_only_a.empty() || !d.recomputed_only_b.empty()) out << "\n";
 
-  const std::string dev = d.same_device ? " (" + a.device + ")" : "";
   write_row(out, "", "A", "B", "B - A");
-  write_row(out, "saved", human_bytes(a.saved_bytes), human_bytes(b.saved_bytes), human_bytes_delta(d.saved_bytes_delta));
-  write_row(out, "forward traffic", human_bytes(a.forward.bytes()), human_bytes(b.forward.bytes()),
-            human_bytes_delta(d.forward.bytes));
-  write_row(out, ("forward time" + dev).c_str(), human_seconds(a.forward.seconds), human_seconds(b.forward.seconds),
-            human_seconds_delta(d.forward.seconds));
-  write_row(out, "backward traffic", human_bytes(a.backward.bytes()), human_bytes(b.backward.bytes()),
-            human_bytes_delta(d.backward.bytes));
-  write_row(out, ("backward time" + dev).c_str(), human_seconds(a.backward.seconds), human_seconds(b.backward.seconds),
-            human_seconds_delta(d.backward.seconds));
-  if (a.peak_bytes && b.peak_bytes) {
-    write_row(out, "peak memory", human_bytes(*a.peak_bytes), human_bytes(*b.peak_bytes),
-              human_bytes_delta(delta(*a.peak_bytes, *b.peak_bytes)));
-  }
+  for (const DeltaRow& r : delta_rows(a, b, d)) write_row(out, r.what.c_str(), r.a, r.b, r.delta);
   if (!d.same_device) {
     out << "  note: A's times are for " << a.device << ", B's for " << b.device << "\n";
   }
 }
 
-void write_diff_json(std::ostream& out, const CutSummary& a, const CutSummary& b, const CutDiff& d) {
-  JsonWriter w(out);
-  w.begin_object();
+namespace {
+
+void diff_fields(JsonWriter& w, const CutSummary& a, const CutSummary& b, const CutDiff& d) {
   w.field("identical", d.identical);
   w.key("a");
   write_side(w, a);
@@ -192,9 +200,40 @@ void write_diff_json(std::ostream& out, const CutSummary& a, const CutSummary& b
   w.field("saved_bytes", d.saved_bytes_delta);
   write_pass_delta(w, "forward", d.forward);
   write_pass_delta(w, "backward", d.backward);
+  if (d.peak_bytes_delta) w.field("peak_bytes", *d.peak_bytes_delta);
   w.field("same_device", d.same_device);
   w.end_object();
-  w.end_object();
+}
+
+}  // namespace
+
+void write_diff_json(std::ostream& out, const CutSummary& a, const CutSummary& b, const CutDiff& d) {
+  {
+    JsonWriter w(out);
+    w.begin_object();
+    w.field("schema_version", kJsonSchemaVersion);
+    diff_fields(w, a, b, d);
+    w.end_object();
+  }
+  out << "\n";
+}
+
+void write_diffs_json(std::ostream& out, const std::vector<GraphDiff>& diffs) {
+  {
+    JsonWriter w(out);
+    w.begin_object();
+    w.field("schema_version", kJsonSchemaVersion);
+    w.field("identical", std::all_of(diffs.begin(), diffs.end(), [](const GraphDiff& g) { return g.d.identical; }));
+    w.key("graphs");
+    w.begin_array();
+    for (const GraphDiff& g : diffs) {
+      w.begin_object();
+      diff_fields(w, g.a, g.b, g.d);
+      w.end_object();
+    }
+    w.end_array();
+    w.end_object();
+  }
   out << "\n";
 }
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <utility>
@@ -28,14 +29,35 @@ struct CutDiff {
   int64_t saved_bytes_delta = 0;  // B - A, as every delta
   PassDelta forward, backward;
   bool same_device = true;        // the time deltas compare like with like
+  std::optional<int64_t> peak_bytes_delta;  // when both sides have a peak
+};
+
+// One graph's two cuts and their diff (diff over several graphs).
+struct GraphDiff {
+  CutSummary a, b;
+  CutDiff d;
 };
 
 CutDiff diff_cuts(const CutSummary& a, const CutSummary& b);
 
+// The rows of A, B and B - A that the text and the Markdown diff show:
+// saved bytes, each pass's traffic and time, the peak where both have one.
+struct DeltaRow {
+  std::string what, a, b, delta;
+};
+std::vector<DeltaRow> delta_rows(const CutSummary& a, const CutSummary& b, const CutDiff& d);
+
 // Text for people (lines within 100 columns; lists longer than `top` rows
 // say how many are hidden; top 0 = all).
 void write_diff_text(std::ostream& out, const CutSummary& a, const CutSummary& b, const CutDiff& d, size_t top);
-// JSON for scripts: identical, a, b, saved_only_a, ..., delta.
+// JSON for scripts: schema_version, identical, a, b, saved_only_a, ...,
+// delta (with peak_bytes when both sides have a peak).
 void write_diff_json(std::ostream& out, const CutSummary& a, const CutSummary& b, const CutDiff& d);
+// Several graphs: schema_version, identical (all of them), graphs[] (each as
+// above, without schema_version).
+void write_diffs_json(std::ostream& out, const std::vector<GraphDiff>& diffs);
+// Markdown for a pull-request comment: per graph, the verdict, a table of
+// A, B and B - A, and the moved values (folded, `top` rows each; 0 = all).
+void write_diff_markdown(std::ostream& out, const std::vector<GraphDiff>& diffs, size_t top);
 
 }  // namespace pt

@@ -79,9 +79,9 @@ DotSelection select_dot_nodes(const Graph& g, const std::string& around, int dep
       if (g[id].op != OpKind::Output) sel.nodes.push_back(id);
     }
     if (sel.nodes.size() > max_nodes) {
-      throw InputError(g.source + ": " + std::to_string(sel.nodes.size()) + " nodes is more than --max-nodes " +
+      throw InputError(g.source + ": " + std::to_string(sel.nodes.size()) + " nodes is more than --max-drawn " +
                        std::to_string(max_nodes) + " can show readably; draw one neighbourhood with --around NODE " +
-                       "--depth N (e.g. --around " + std::string(g[sel.nodes.back()].name) + " --depth 2), or raise --max-nodes");
+                       "--depth N (e.g. --around " + std::string(g[sel.nodes.back()].name) + " --depth 2), or raise --max-drawn");
     }
     return sel;
   }
@@ -108,8 +108,8 @@ DotSelection select_dot_nodes(const Graph& g, const std::string& around, int dep
   std::sort(sel.nodes.begin(), sel.nodes.end());
   if (sel.nodes.size() > max_nodes) {
     throw InputError(g.source + ": the neighbourhood of " + around + " at depth " + std::to_string(depth) + " has " +
-                     std::to_string(sel.nodes.size()) + " nodes, more than --max-nodes " + std::to_string(max_nodes) +
-                     "; lower --depth or raise --max-nodes");
+                     std::to_string(sel.nodes.size()) + " nodes, more than --max-drawn " + std::to_string(max_nodes) +
+                     "; lower --depth or raise --max-drawn");
   }
   return sel;
 }

@@ -296,6 +296,7 @@ void write_explanation_text(std::ostream& out, const Explanation& x) {
 void write_explanation_json(std::ostream& out, const Explanation& x) {
   JsonWriter w(out);
   w.begin_object();
+  w.field("schema_version", kJsonSchemaVersion);
   w.field("node", x.node);
   w.field("status", x.status);
   w.field("summary", x.summary);

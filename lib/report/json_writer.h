@@ -21,6 +21,11 @@ namespace pt {
 // indentation was most of the bytes).
 enum class JsonLayout { Indented, Compact };
 
+// The version every JSON document of the tool carries as "schema_version"
+// (reports, diff, sweep, inspect, explain): raised when a field changes
+// meaning or goes away, not when one is added.
+inline constexpr int kJsonSchemaVersion = 1;
+
 class JsonWriter {
  public:
   explicit JsonWriter(std::ostream& out, JsonLayout layout = JsonLayout::Indented)

@@ -4,6 +4,7 @@
 
 #include "plan/plan_report.h"
 #include "report/json_writer.h"
+#include "report/report_totals.h"
 
 namespace pt {
 
@@ -207,11 +208,9 @@ void memory(JsonWriter& w, const std::optional<PeakMemory>& m, const std::vector
   w.end_object();
 }
 
-}  // namespace
-
-void write_report_json(std::ostream& out, const ReportModel& m) {
-  JsonWriter w(out);
+void report_object(JsonWriter& w, const ReportModel& m) {
   w.begin_object();
+  w.field("schema_version", kJsonSchemaVersion);
   w.field("graph", m.graph);
   w.field("source", m.source);
   w.key("nodes");
@@ -265,6 +264,46 @@ void write_report_json(std::ostream& out, const ReportModel& m) {
   for (const auto& t : m.timings) w.field(t.stage, t.seconds);
   w.end_object();
   w.end_object();
+}
+
+void totals(JsonWriter& w, const ReportTotals& t) {
+  w.key("totals");
+  w.begin_object();
+  w.field("graphs", t.graphs);
+  w.field("nodes", t.nodes);
+  w.field("saved_count", t.saved_count);
+  w.field("saved_bytes", t.saved_bytes);
+  w.field("recomputed_count", t.recomputed_count);
+  w.field("forward_bytes", t.forward_bytes);
+  w.field("backward_bytes", t.backward_bytes);
+  w.field("forward_seconds", t.forward_seconds);
+  w.field("backward_seconds", t.backward_seconds);
+  w.field("peak_bytes_max", t.peak_bytes_max);
+  w.end_object();
+}
+
+}  // namespace
+
+void write_report_json(std::ostream& out, const ReportModel& m) {
+  {
+    JsonWriter w(out);
+    report_object(w, m);
+  }
+  out << "\n";
+}
+
+void write_reports_json(std::ostream& out, const std::vector<const ReportModel*>& models) {
+  {
+    JsonWriter w(out);
+    w.begin_object();
+    w.field("schema_version", kJsonSchemaVersion);
+    w.key("graphs");
+    w.begin_array();
+    for (const ReportModel* m : models) report_object(w, *m);
+    w.end_array();
+    totals(w, total_of(models));
+    w.end_object();
+  }
   out << "\n";
 }
 

@@ -5,19 +5,22 @@
 
 #include "plan/plan_report.h"
 #include "report/human_units.h"
+#include "report/report_totals.h"
 
 namespace pt {
 
-namespace {
-
-// Table cells: pipes escaped, code in backticks.
-std::string cell(const std::string& s) {
+std::string markdown_cell(const std::string& s) {
   std::string out;
   for (char c : s) out += c == '|' ? std::string("\\|") : std::string(1, c);
   return out;
 }
 
-std::string code(const std::string& s) { return s.empty() ? "" : "`" + cell(s) + "`"; }
+std::string markdown_code(const std::string& s) { return s.empty() ? "" : "`" + markdown_cell(s) + "`"; }
+
+namespace {
+
+std::string cell(const std::string& s) { return markdown_cell(s); }
+std::string code(const std::string& s) { return markdown_code(s); }
 
 void hidden(std::ostream& out, size_t shown, size_t total) {
   if (shown < total) out << "\n_" << total - shown << " more not shown (`--top 0` shows all)._\n";
@@ -111,6 +114,25 @@ void write_report_markdown(std::ostream& out, const ReportModel& m, const TextRe
     out << "| " << code(k) << " | edited | PyTorch 2.11's list |\n";
   }
   if (!any) out << "None: PyTorch 2.11 defaults.\n";
+}
+
+void write_reports_markdown(std::ostream& out, const std::vector<const ReportModel*>& models,
+                            const TextReportOptions& options) {
+  for (const ReportModel* m : models) {
+    write_report_markdown(out, *m, options);
+    out << "\n";
+  }
+  const ReportTotals t = total_of(models);
+  out << "## Totals over " << t.graphs << " graphs\n\n| | total |\n| --- | ---: |\n"
+      << "| nodes | " << t.nodes << " |\n"
+      << "| saved values | " << t.saved_count << " |\n"
+      << "| saved bytes | " << human_bytes(t.saved_bytes) << " |\n"
+      << "| recomputed ops | " << t.recomputed_count << " |\n"
+      << "| forward traffic | " << human_bytes(t.forward_bytes) << " |\n"
+      << "| backward traffic | " << human_bytes(t.backward_bytes) << " |\n"
+      << "| forward time | " << human_seconds(t.forward_seconds) << " |\n"
+      << "| backward time | " << human_seconds(t.backward_seconds) << " |\n"
+      << "| largest peak memory | " << human_bytes(t.peak_bytes_max) << " |\n";
 }
 
 }  // namespace pt

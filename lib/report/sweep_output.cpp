@@ -1,6 +1,8 @@
 // The sweep's column table and its three formats (see sweep.h).
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 #include "report/human_units.h"
 #include "report/json_writer.h"
@@ -136,10 +138,28 @@ void write_sweep_csv(std::ostream& out, const SweepResult& r) {
   }
 }
 
+namespace {
+
+// A swept value as JSON: true/false and numbers as themselves, anything
+// else (a solver's name) as a string.
+void setting_value_json(JsonWriter& w, const std::string& text) {
+  if (text == "true" || text == "false") {
+    w.value(text == "true");
+    return;
+  }
+  char* end = nullptr;
+  const double number = text.empty() ? 0 : std::strtod(text.c_str(), &end);
+  if (end && *end == '\0' && std::isfinite(number)) w.value(number);
+  else w.value(text);
+}
+
+}  // namespace
+
 void write_sweep_json(std::ostream& out, const SweepResult& r) {
   const auto columns = sweep_columns(r.key);
   JsonWriter w(out);
   w.begin_object();
+  w.field("schema_version", kJsonSchemaVersion);
   w.field("graph", r.graph);
   w.field("key", r.key);
   w.field("device", r.device);
@@ -147,7 +167,8 @@ void write_sweep_json(std::ostream& out, const SweepResult& r) {
   w.begin_array();
   for (const auto& row : r.rows) {
     w.begin_object();
-    w.field("value", row.value);
+    w.key("value");
+    setting_value_json(w, row.value);
     for (size_t i = 1; i < columns.size(); ++i) {
       w.key(columns[i].name);
       columns[i].json(w, row);

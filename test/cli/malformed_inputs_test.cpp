@@ -1,6 +1,7 @@
 // For every file in test/malformed/, both `partition_tool convert BAD out.pb`
 // and `partition_tool --input BAD --output out.pb` exit with 2, print exactly
-// one line on stderr that names the file and contains the expected substring,
+// one line on stderr that names the file and contains the expected substring
+// (an empty file: "the file is empty"),
 // print nothing on stdout, and leave no file behind.
 #include <doctest/doctest.h>
 
@@ -21,7 +22,10 @@ void check_rejected(const std::vector<std::string>& args, const pt::test::Expect
   CHECK(r.err.back() == '\n');
   CHECK(lines[0].starts_with("partition_tool: error: "));
   CHECK(lines[0].find(e.file) != std::string::npos);
-  CHECK(lines[0].find(e.substring) != std::string::npos);
+  // The tool names an empty file as such before any parser sees it (the
+  // listed substring is the library's, which reads the bytes it is given).
+  const bool empty = std::filesystem::file_size(pt::test::malformed_dir() + "/" + e.file) == 0;
+  CHECK(lines[0].find(empty ? std::string("the file is empty") : e.substring) != std::string::npos);
   CHECK(r.out.empty());
   // Nothing written: neither out.pb nor a temporary file.
   CHECK(std::filesystem::is_empty(work.path()));

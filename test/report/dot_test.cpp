@@ -56,13 +56,13 @@ TEST_CASE("dot: a neighbourhood, with the edges it leaves out counted") {
   CHECK_FALSE(contains(dot, id_of(lce, "exp") + " ["));
 }
 
-TEST_CASE("dot: more than --max-nodes nodes is refused with a hint") {
+TEST_CASE("dot: more than --max-drawn nodes is refused with a hint") {
   const pt::test::LinearCe lce(1.1);
   const pt::Graph& g = lce.partitioned.prepared.graph;
   CHECK_THROWS_WITH_AS(pt::select_dot_nodes(g, "", 0, 10),
-                       (std::string(PT_SAMPLE_DIR) + "/linear_ce.pb: 57 nodes is more than --max-nodes 10 can show "
+                       (std::string(PT_SAMPLE_DIR) + "/linear_ce.pb: 57 nodes is more than --max-drawn 10 can show "
                                                      "readably; draw one neighbourhood with --around NODE --depth N "
-                                                     "(e.g. --around mm_default --depth 2), or raise --max-nodes")
+                                                     "(e.g. --around mm_default --depth 2), or raise --max-drawn")
                            .c_str(),
                        pt::InputError);
   CHECK_THROWS_AS(pt::select_dot_nodes(g, "amax", 5, 10), pt::InputError);

@@ -183,10 +183,10 @@ TEST_CASE("explain a banned node; dot draws the cut and refuses large graphs") {
   const ToolResult dot = run_tool({"dot", "--input", kLinear});
   CHECK(dot.exit_code == 0);
   CHECK(contains(dot.out, "label=\"cut: 3.29 GB\""));
-  const ToolResult refused = run_tool({"dot", "--input", kLinear, "--max-nodes", "20"});
+  const ToolResult refused = run_tool({"dot", "--input", kLinear, "--max-drawn", "20"});
   CHECK(refused.exit_code == 2);
   CHECK(contains(refused.err, "--around NODE --depth N"));
-  CHECK(run_tool({"dot", "--input", kLinear, "--max-nodes", "20", "--around", "amax", "--depth", "1"}).exit_code == 0);
+  CHECK(run_tool({"dot", "--input", kLinear, "--max-drawn", "20", "--around", "amax", "--depth", "1"}).exit_code == 0);
 }
 
 TEST_CASE("every report command's --help teaches: description, options, an example") {
@@ -198,7 +198,7 @@ TEST_CASE("every report command's --help teaches: description, options, an examp
                 "Exit codes: 0 the cuts are identical", "Examples:"}},
       {"sweep", {"Partition once per value", "--key KEY", "--values V1,V2,...", "--range START:STOP:STEP", "--csv",
                  "--json", "--device", "Examples:", "--range 1.0:1.5:0.05"}},
-      {"dot", {"Graphviz DOT", "--around NODE", "--depth N", "--max-nodes N", "legend", "Examples:",
+      {"dot", {"Graphviz DOT", "--around NODE", "--depth N", "--max-drawn N", "legend", "Examples:",
                "| dot -Tsvg"}},
   };
   for (const auto& help : helps) {

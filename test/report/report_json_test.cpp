@@ -42,7 +42,7 @@ TEST_CASE("JSON report: every field is present and typed") {
   const Struct root = report_json(lce.report);
   using K = Value::KindCase;
   for (const char* key : {"graph", "source", "cut_value_exact", "budget_stage"}) check_kind(root, key, K::kStringValue);
-  for (const char* key : {"saved_bytes", "cut_value"}) check_kind(root, key, K::kNumberValue);
+  for (const char* key : {"schema_version", "saved_bytes", "cut_value"}) check_kind(root, key, K::kNumberValue);
   for (const char* key : {"default_partition"}) check_kind(root, key, K::kBoolValue);
   for (const char* key : {"saved_values", "saved_sym_nodes", "saved", "recomputed", "recomputed_by_op", "dropped",
                           "bans_by_reason", "solves", "settings_changed"}) {

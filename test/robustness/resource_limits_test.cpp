@@ -33,6 +33,7 @@ TEST_CASE("--max-nodes rejects larger graphs in every command that loads one") {
       {"convert", kSample, "g.json", "--max-nodes", "10"},
       {"inspect", kSample, "--max-nodes", "10"},
       {"flow", "--input", kSample, "--dimacs", "f.dimacs", "--max-nodes", "10"},
+      {"dot", "--input", kSample, "--max-nodes", "10"},
   };
   for (const auto& args : commands) {
     CAPTURE(args[0]);

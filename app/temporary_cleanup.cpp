@@ -1,0 +1,73 @@
+#include "temporary_cleanup.h"
+
+#include <csignal>
+#include <cstring>
+
+#include <unistd.h>
+
+namespace pt::app {
+
+namespace {
+
+// Fixed slots, so that the handler reads only memory that never moves: a
+// slot's path is written before `used` is set and `used` is cleared before
+// the path changes. A run has a handful of outputs at once.
+constexpr int kSlots = 32;
+constexpr size_t kPathBytes = 4096;
+struct Slot {
+  volatile sig_atomic_t used = 0;
+  char path[kPathBytes] = {};
+};
+Slot slots[kSlots];
+
+constexpr int kSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
+
+extern "C" void remove_temporaries_and_reraise(int signal) {
+  for (Slot& s : slots) {
+    if (s.used) ::unlink(s.path);  // async-signal-safe
+  }
+  struct sigaction dfl {};
+  dfl.sa_handler = SIG_DFL;
+  sigemptyset(&dfl.sa_mask);
+  ::sigaction(signal, &dfl, nullptr);
+  ::raise(signal);
+}
+
+class Registry final : public TemporaryFileWatcher {
+ public:
+  void created(const std::string& path) override {
+    if (path.size() >= kPathBytes) return;  // too long to keep: the batch still removes it on error
+    for (Slot& s : slots) {
+      if (s.used) continue;
+      std::memcpy(s.path, path.c_str(), path.size() + 1);
+      s.used = 1;
+      return;
+    }
+  }
+  void gone(const std::string& path) override {
+    for (Slot& s : slots) {
+      if (s.used && path == s.path) s.used = 0;
+    }
+  }
+};
+
+Registry registry;
+
+}  // namespace
+
+void install_temporary_cleanup() {
+  for (int signal : kSignals) {
+    struct sigaction old {};
+    if (::sigaction(signal, nullptr, &old) != 0 || old.sa_handler == SIG_IGN) continue;
+    struct sigaction sa {};
+    sa.sa_handler = remove_temporaries_and_reraise;
+    sigemptyset(&sa.sa_mask);
+    for (int other : kSignals) sigaddset(&sa.sa_mask, other);  // one handler at a time
+    sa.sa_flags = SA_RESETHAND;
+    ::sigaction(signal, &sa, nullptr);
+  }
+}
+
+TemporaryFileWatcher* temporary_cleanup() { return &registry; }
+
+}  // namespace pt::app
