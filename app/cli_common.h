@@ -1,6 +1,6 @@
 // Helpers shared by the subcommands: resolving file formats, loading and
 // validating a graph. (Human-readable sizes are
-// pt::human_bytes in report/human_units.h, shared with the reports.)
+// pt::human_bytes in graph/human_units.h, shared with the reports.)
 #pragma once
 
 #include <memory>
@@ -12,7 +12,7 @@
 #include "graph/graph_io.h"
 #include "graph/output_batch.h"
 #include "graph/validate.h"
-#include "partition/settings.h"
+#include "settings/settings.h"
 #include "pipeline/pipeline.h"
 #include "partition/settings_file.h"  // apply_settings_file (--config)
 

@@ -12,7 +12,7 @@
 #include <CLI/CLI.hpp>
 
 #include "analysis/classify.h"
-#include "budget/memory_budget.h"
+#include "partition/memory_budget.h"
 #include "cli_common.h"
 #include "commands.h"
 #include "graph/errors.h"

@@ -18,7 +18,7 @@
 #include "pipeline/pipeline.h"
 #include "plan/apply_memory_limit.h"
 #include "report/explain.h"
-#include "report/human_units.h"
+#include "graph/human_units.h"
 #include "report/memory_plot_svg.h"
 #include "report/report_html.h"
 #include "report/report_json.h"

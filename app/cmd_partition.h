@@ -12,7 +12,7 @@
 
 #include "graph/graph_io.h"
 #include "graph/validate.h"
-#include "partition/settings.h"
+#include "settings/settings.h"
 #include "partition_args.h"
 
 namespace CLI {

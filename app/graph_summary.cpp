@@ -9,7 +9,7 @@
 
 #include "cli_common.h"
 #include "report/json_writer.h"
-#include "report/human_units.h"
+#include "graph/human_units.h"
 
 namespace pt::app {
 

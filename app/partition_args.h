@@ -10,9 +10,9 @@
 #include "graph/validate.h"
 #include "pipeline/pipeline.h"
 
-#include "partition/settings.h"
-#include "report/bandwidth_options.h"
-#include "report/device.h"
+#include "settings/settings.h"
+#include "estimate/bandwidth_options.h"
+#include "estimate/device.h"
 
 namespace CLI {
 class App;

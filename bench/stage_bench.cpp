@@ -21,7 +21,7 @@
 #include "partition/partitioner.h"
 #include "pipeline/pipeline.h"
 #include "prepare/prepare.h"
-#include "report/device.h"
+#include "estimate/device.h"
 #include "report/report_model.h"
 
 namespace pt::bench {

@@ -13,7 +13,7 @@
 #include "graph/validate.h"
 #include "partition/partition_message.h"
 #include "pipeline/pipeline.h"
-#include "report/bandwidth_model.h"
+#include "estimate/bandwidth_model.h"
 #include "report/report_json.h"
 #include "report/report_markdown.h"
 #include "report/report_model.h"

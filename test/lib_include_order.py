@@ -2,10 +2,13 @@
 """Checks that data flows one way through lib/: a file in one folder includes
 only headers of its own folder or of folders earlier in the pipeline
 
-  settings -> graph -> generate -> prepare -> analysis -> partition
-           -> pipeline -> estimate -> plan -> report
+  graph -> settings -> generate -> prepare -> analysis -> partition
+        -> pipeline -> estimate -> plan -> report
 
-(generate writes synthetic graphs, so it sits beside the loader; pipeline
+(graph holds the in-memory graph, its loading and validation, and the small
+utilities every stage uses; settings come right after it, since op classes
+name graph nodes; generate writes synthetic graphs, so it sits beside the
+loader; pipeline
 wires load..extract together; plan drives the pipeline and the estimates to
 meet a memory limit). A folder not in the list fails the check, so that a
 new folder takes its place in the order on purpose.
@@ -18,7 +21,7 @@ import os
 import re
 import sys
 
-ORDER = ["settings", "graph", "generate", "prepare", "analysis", "partition", "pipeline", "estimate", "plan",
+ORDER = ["graph", "settings", "generate", "prepare", "analysis", "partition", "pipeline", "estimate", "plan",
          "report"]
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([a-z_]+)/[^"]+"', re.M)
 

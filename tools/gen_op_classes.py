@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Regenerates lib/analysis/op_classes_default.inc from an op_classes.json
+"""Regenerates lib/settings/op_classes_default.inc from an op_classes.json
 (as in shared/corpus/): python3 tools/gen_op_classes.py op_classes.json"""
 import json
 import sys
@@ -8,7 +8,7 @@ CLASSES = ["recomputable_ops", "random_ops", "view_ops", "compute_intensive_ops"
            "pointwise_packets", "cse_rand_ops"]
 
 
-def main(path, out_path="lib/analysis/op_classes_default.inc"):
+def main(path, out_path="lib/settings/op_classes_default.inc"):
     with open(path) as f:
         classes = json.load(f)
     out = ["// Generated from shared/corpus/op_classes.json (PyTorch %s) by" % classes["torch_version"],

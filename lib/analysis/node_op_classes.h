@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "analysis/op_classes.h"
+#include "settings/op_classes.h"
 #include "graph/graph.h"
 
 namespace pt {

@@ -85,7 +85,7 @@ struct Node {
   Recompute recompute = Recompute::None;
   PartitionerTag tag = PartitionerTag::None;
   // Ints and floats among the positional args, lists included, up to 255:
-  // Inductor's op count of the node (report/inductor_op_count.h) without
+  // Inductor's op count of the node (estimate/inductor_op_count.h) without
   // decoding its record again (at 10^6 nodes ~70 ms of the report's CPU).
   uint8_t arg_numbers = 0;
   // A tensor value's dtype as dtype_code (dtype.h), 0 for any other value:

@@ -11,7 +11,7 @@
 #include "graph/graph.h"
 #include "partition/ban_options.h"
 #include "partition/ban_reason.h"
-#include "partition/settings.h"
+#include "settings/settings.h"
 
 namespace pt {
 

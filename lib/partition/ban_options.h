@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "partition/settings.h"
+#include "settings/settings.h"
 
 namespace pt {
 

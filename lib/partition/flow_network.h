@@ -15,7 +15,7 @@
 #include "partition/ban_options.h"
 #include "partition/ban_reason.h"
 #include "partition/capacity.h"
-#include "partition/settings.h"
+#include "settings/settings.h"
 
 namespace pt {
 

@@ -9,7 +9,7 @@
 #include "analysis/node_op_classes.h"
 #include "graph/graph.h"
 #include "partition/capacity.h"
-#include "partition/settings.h"
+#include "settings/settings.h"
 
 namespace pt {
 

@@ -10,7 +10,7 @@
 
 #include "graph/graph.h"
 #include "partition/extract.h"
-#include "partition/settings.h"
+#include "settings/settings.h"
 
 namespace pt {
 

@@ -1,6 +1,6 @@
 #include "partition/partitioner.h"
 
-#include "budget/memory_budget.h"
+#include "partition/memory_budget.h"
 #include "graph/errors.h"
 #include "partition/default_partition.h"
 #include "partition/infeasible.h"

@@ -12,8 +12,8 @@
 #include "partition/extract.h"
 #include "partition/flow_network.h"
 #include "partition/min_cut.h"
-#include "partition/settings.h"
-#include "pipeline/stage_timer.h"
+#include "settings/settings.h"
+#include "graph/stage_timer.h"
 
 namespace pt {
 

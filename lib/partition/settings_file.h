@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "partition/settings.h"
+#include "settings/settings.h"
 
 namespace pt {
 

@@ -11,8 +11,8 @@
 #include "graph/graph_io.h"
 #include "graph/validate.h"
 #include "partition/partitioner.h"
-#include "partition/settings.h"
-#include "pipeline/stage_timer.h"
+#include "settings/settings.h"
+#include "graph/stage_timer.h"
 #include "prepare/prepare.h"
 
 namespace pt {

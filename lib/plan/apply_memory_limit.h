@@ -6,11 +6,11 @@
 
 #include <optional>
 
-#include "partition/settings.h"
+#include "settings/settings.h"
 #include "pipeline/pipeline.h"
 #include "plan/memory_limit_plan.h"
-#include "report/bandwidth_options.h"
-#include "report/device.h"
+#include "estimate/bandwidth_options.h"
+#include "estimate/device.h"
 
 namespace pt {
 

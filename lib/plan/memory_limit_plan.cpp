@@ -7,7 +7,7 @@
 #include "plan/knob_candidates.h"
 #include "plan/saved_live_at_peak.h"
 #include "plan/value_search.h"
-#include "report/human_units.h"
+#include "graph/human_units.h"
 
 namespace pt {
 

@@ -20,10 +20,10 @@
 
 #include "graph/graph.h"
 #include "partition/partitioner.h"
-#include "partition/settings.h"
+#include "settings/settings.h"
 #include "plan/plan_candidate.h"
-#include "report/bandwidth_options.h"
-#include "report/device.h"
+#include "estimate/bandwidth_options.h"
+#include "estimate/device.h"
 
 namespace pt {
 

@@ -1,6 +1,6 @@
 #include "plan/plan_candidate.h"
 
-#include "report/bandwidth_model.h"
+#include "estimate/bandwidth_model.h"
 
 namespace pt {
 
@@ -35,7 +35,7 @@ Settings knob_settings(const Settings& base, const PlanCandidate& c) {
 void predict_plan(const Graph& prepared, const PartitionResult& r, const Settings& s, const Device& device,
                   const BandwidthOptions& o, PlanCandidate& c) {
   // As the sweep's rows: totals only, then the fusion-aware peak from the
-  // estimate's stored masks (report/bandwidth_model.h).
+  // estimate's stored masks (estimate/bandwidth_model.h).
   const BandwidthEstimate bw = estimate_bandwidth(prepared, r, s.op_classes, device, o, PassDetail::Totals);
   c.forward_seconds = bw.forward.seconds;
   c.backward_seconds = bw.backward.seconds;

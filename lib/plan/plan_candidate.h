@@ -13,9 +13,9 @@
 
 #include "graph/graph.h"
 #include "partition/partitioner.h"
-#include "partition/settings.h"
-#include "report/bandwidth_options.h"
-#include "report/device.h"
+#include "settings/settings.h"
+#include "estimate/bandwidth_options.h"
+#include "estimate/device.h"
 
 namespace pt {
 

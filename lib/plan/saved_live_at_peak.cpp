@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "budget/backward_order.h"
+#include "estimate/backward_order.h"
 
 namespace pt {
 

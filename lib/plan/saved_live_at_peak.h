@@ -15,7 +15,7 @@ namespace pt {
 // `peak_at` and `peak_pass` as PeakMemory's. In the forward, a saved value
 // is alive once its node has run (the forward runs in graph order); in the
 // backward, until its last reader in the backward's order
-// (budget/backward_order.h; `from_first_tangent_reader` as the
+// (estimate/backward_order.h; `from_first_tangent_reader` as the
 // simulation's). Ties in size keep graph order.
 std::vector<NodeId> saved_live_at_peak(const Graph& g, const Extraction& e, std::string_view peak_at,
                                        std::string_view peak_pass, bool from_first_tangent_reader);

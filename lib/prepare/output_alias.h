@@ -6,7 +6,7 @@
 
 #include <vector>
 
-#include "analysis/op_classes.h"
+#include "settings/op_classes.h"
 #include "graph/graph.h"
 
 namespace pt {

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "graph/graph.h"
-#include "partition/settings.h"
+#include "settings/settings.h"
 
 namespace pt {
 

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "report/diff.h"
-#include "report/human_units.h"
+#include "graph/human_units.h"
 #include "report/report_markdown.h"
 
 namespace pt {

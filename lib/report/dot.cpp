@@ -4,7 +4,7 @@
 
 #include "graph/errors.h"
 #include "graph/nearest_name.h"
-#include "report/human_units.h"
+#include "graph/human_units.h"
 #include "report/save_reason.h"
 
 namespace pt {

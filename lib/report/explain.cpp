@@ -6,11 +6,11 @@
 
 #include "graph/errors.h"
 #include "graph/nearest_name.h"
-#include "budget/memory_budget.h"
+#include "partition/memory_budget.h"
 #include "partition/ban_heuristics.h"
 #include "partition/ban_reason.h"
 #include "partition/node_weight.h"
-#include "report/human_units.h"
+#include "graph/human_units.h"
 #include "report/json_writer.h"
 #include "report/save_reason.h"
 

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "graph/graph.h"
-#include "partition/settings.h"
+#include "settings/settings.h"
 #include "pipeline/pipeline.h"
 
 namespace pt {

@@ -8,7 +8,7 @@
 #include <cstring>
 
 #include "graph/word_scan.h"
-#include "report/human_units.h"
+#include "graph/human_units.h"
 
 namespace pt {
 

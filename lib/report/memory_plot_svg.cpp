@@ -4,7 +4,7 @@
 #include <cmath>
 #include <utility>
 
-#include "report/human_units.h"
+#include "graph/human_units.h"
 #include "report/svg_chart.h"
 
 namespace pt {

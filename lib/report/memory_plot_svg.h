@@ -1,5 +1,5 @@
 // `--plot-memory FILE.svg`: live bytes over the forward then the backward
-// (budget/memory_timeline.h) as a self-contained SVG (no scripts, no fonts
+// (estimate/memory_timeline.h) as a self-contained SVG (no scripts, no fonts
 // beyond the generic sans-serif).
 //
 // One series is drawn stacked by category (inputs, saved, gradients,
@@ -18,8 +18,8 @@
 #include <string>
 #include <vector>
 
-#include "budget/memory_timeline.h"
-#include "budget/peak_memory.h"
+#include "estimate/memory_timeline.h"
+#include "estimate/peak_memory.h"
 #include "graph/graph.h"
 
 namespace pt {

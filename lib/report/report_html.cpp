@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <sstream>
 
-#include "report/human_units.h"
+#include "graph/human_units.h"
 #include "report/json_writer.h"
 #include "report/svg_chart.h"
 

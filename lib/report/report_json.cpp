@@ -2,7 +2,7 @@
 
 #include <utility>
 
-#include "plan/plan_report.h"
+#include "report/plan_report.h"
 #include "report/json_writer.h"
 #include "report/report_totals.h"
 
@@ -138,7 +138,7 @@ void bandwidth(JsonWriter& w, const BandwidthEstimate& b) {
   w.end_object();
 }
 
-// Peak memory (budget/peak_memory.h); null when it was not computed.
+// Peak memory (estimate/peak_memory.h); null when it was not computed.
 void budget(JsonWriter& w, const std::optional<BudgetReport>& b) {
   w.key("budget");
   if (!b) {

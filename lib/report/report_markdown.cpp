@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <string>
 
-#include "plan/plan_report.h"
-#include "report/human_units.h"
+#include "report/plan_report.h"
+#include "graph/human_units.h"
 #include "report/report_totals.h"
 
 namespace pt {

@@ -5,7 +5,7 @@
 #include <map>
 #include <utility>
 
-#include "budget/memory_budget.h"
+#include "partition/memory_budget.h"
 #include "partition/ban_heuristics.h"
 #include "partition/ban_reason.h"
 

@@ -9,13 +9,13 @@
 #include <string_view>
 #include <vector>
 
-#include "budget/peak_memory.h"
+#include "estimate/peak_memory.h"
 #include "graph/graph.h"
-#include "partition/settings.h"
+#include "settings/settings.h"
 #include "pipeline/pipeline.h"
-#include "pipeline/stage_timer.h"
+#include "graph/stage_timer.h"
 #include "plan/memory_limit_plan.h"
-#include "report/bandwidth_model.h"
+#include "estimate/bandwidth_model.h"
 #include "report/memory_plot_svg.h"
 #include "report/save_reason.h"
 #include "report/setting_values.h"
@@ -37,7 +37,7 @@ struct SavedRow {
   const SaveReason* reason = nullptr;  // never null in a built row
 };
 
-// A value holding memory at the peak (budget/memory_timeline.h); names
+// A value holding memory at the peak (estimate/memory_timeline.h); names
 // view the prepared graph's, as SavedRow's.
 struct LiveRow {
   std::string_view name;
@@ -60,7 +60,7 @@ struct ValueSet {
   uint64_t bytes = 0;
 };
 
-// How the memory budget decided (budget/memory_budget.h), for the JSON
+// How the memory budget decided (partition/memory_budget.h), for the JSON
 // report: enough to re-check the cascade and the knapsack independently.
 struct BudgetItemRow {
   std::string node;

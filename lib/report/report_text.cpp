@@ -4,8 +4,8 @@
 #include <cstdio>
 #include <string>
 
-#include "plan/plan_report.h"
-#include "report/human_units.h"
+#include "report/plan_report.h"
+#include "graph/human_units.h"
 
 namespace pt {
 

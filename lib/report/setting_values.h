@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "partition/settings.h"
+#include "settings/settings.h"
 
 namespace pt {
 

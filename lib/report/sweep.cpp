@@ -9,12 +9,12 @@
 #include <thread>
 #include <atomic>
 
-#include "budget/runtime_estimate.h"
+#include "analysis/runtime_estimate.h"
 #include "graph/errors.h"
 #include "partition/partitioner.h"
-#include "plan/memory_limit_sweep.h"
+#include "report/memory_limit_sweep.h"
 #include "prepare/prepare.h"
-#include "report/bandwidth_model.h"
+#include "estimate/bandwidth_model.h"
 #include "report/setting_values.h"
 
 namespace pt {

@@ -18,9 +18,9 @@
 
 #include "graph/graph.h"
 #include "partition/partitioner.h"
-#include "partition/settings.h"
-#include "report/bandwidth_options.h"
-#include "report/device.h"
+#include "settings/settings.h"
+#include "estimate/bandwidth_options.h"
+#include "estimate/device.h"
 #include "report/memory_plot_svg.h"
 
 namespace pt {
@@ -60,7 +60,7 @@ struct SweepResult {
   std::string key;
   std::string device;
   std::vector<SweepRow> rows;
-  // Sweeps of memory_limit (plan/memory_limit_sweep.h): the plans of
+  // Sweeps of memory_limit (report/memory_limit_sweep.h): the plans of
   // PyTorch's activation_memory_budget grid, drawn beside the rows' frontier.
   std::vector<SweepRow> knob_points;
 };

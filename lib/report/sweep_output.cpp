@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "report/human_units.h"
+#include "graph/human_units.h"
 #include "report/json_writer.h"
 #include "report/sweep.h"
 

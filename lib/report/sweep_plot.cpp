@@ -4,7 +4,7 @@
 #include <cmath>
 #include <string>
 
-#include "report/human_units.h"
+#include "graph/human_units.h"
 #include "report/svg_chart.h"
 
 namespace pt {

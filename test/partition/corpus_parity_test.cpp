@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "budget/backward_order.h"
+#include "estimate/backward_order.h"
 #include "pipeline/pipeline.h"
 #include "support/reference.h"
 

@@ -13,7 +13,7 @@
 #include "pipeline/pipeline.h"
 #include "plan/memory_limit_plan.h"
 #include "prepare/prepare.h"
-#include "report/bandwidth_model.h"
+#include "estimate/bandwidth_model.h"
 
 namespace pt {
 

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "budget/flop_formulas.h"
-#include "report/bandwidth_model.h"
+#include "analysis/flop_formulas.h"
+#include "estimate/bandwidth_model.h"
 #include "report/graph_builder.h"
 
 namespace {

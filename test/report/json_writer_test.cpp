@@ -12,7 +12,7 @@
 #include <sstream>
 #include <string>
 
-#include "report/human_units.h"
+#include "graph/human_units.h"
 #include "report/json_writer.h"
 
 TEST_CASE("JsonWriter: nesting, empty containers, escapes and numbers, byte for byte") {

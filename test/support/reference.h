@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "partition/settings.h"
+#include "settings/settings.h"
 #include "support/reference.pb.h"
 
 namespace pt::test {

@@ -1,0 +1,137 @@
+// The knobs of the bandwidth model (bandwidth_model.h). Each one switches a
+// heuristic that approximates a fusing compiler; the defaults are the model
+// docs/design.md section 6 describes.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace pt {
+
+struct BandwidthOptions {
+  // A reduction's result is only complete when its kernel ends, so its
+  // consumers start a new kernel. Off: they may join the reduction's kernel
+  // (as a persistent-reduction epilogue would).
+  bool reductions_end_kernels = true;
+  // A fused value that a later kernel needs but cannot join is computed again
+  // there from its own kernel's inputs (Inductor inlines pointwise producers
+  // into their consumers). Off: the value is stored by its kernel and loaded.
+  bool recompute_fused_inputs = true;
+  // Inductor's realize-on-reuse (GraphLowering.run_node, StorageBox.mark_reuse
+  // in torch/_inductor): a fused value with several readers whose inlined
+  // computation reads more than 4 buffers (config.realize_reads_threshold),
+  // or any fused value whose computation reads more than 8
+  // (config.realize_acc_reads_threshold), is stored once and loaded by the
+  // kernels that read it instead of being computed again in each. Without
+  // it, a chain the backward recomputes (a residual stream summed over every
+  // layer) was recomputed from all its inputs in every reader, and the
+  // recomputation traffic of memory budgets came out ~3x what an H200
+  // measured (docs/predictions.md). Off: values are computed again wherever
+  // read (recompute_fused_inputs alone).
+  bool realize_reused_values = true;
+  // With realize_reused_values: Inductor's lowering also realizes a
+  // pointwise value whose inlined expression has more than 30 ops
+  // (config.realize_opcount_threshold; GraphLowering.run_node's
+  // has_exceeded_max_reads, then realize_hint when the expression loads more
+  // than one non-scalar buffer). Ops are counted per node as Inductor's
+  // OpCounterCSE names them (inductor_op_count.h). A cross-entropy
+  // gradient crosses it when the backward recomputes the softmax statistics
+  // (29 ops with them saved, 31 recomputed, on GPT, GPT-2, ViT, the MLPs and
+  // linear_ce): Inductor then realizes the float32 gradient inside the loss
+  // kernel, and the bfloat16 gradient that reads it is not written in place
+  // into the logits (peak_memory.h; run F's generated code: a second
+  // logits-sized buffer in all 13 loss kernels that realize the float32
+  // gradient, in place in 26 of the 28 that do not; the other two pad the
+  // vocabulary).
+  // With backward_order_from_tangents, pad_is_pointwise and
+  // allocate_at_kernel_launch it fixes nine peak pairs and loses none
+  // (docs/predictions_calibrated.md, sixth and seventh passes). Off: only the
+  // read counts realize.
+  bool realize_large_expressions = true;
+  // constant_pad_nd is fused like a pointwise op (Inductor lowers it to a
+  // masked load in its readers' loops), though it is not in PyTorch's
+  // recomputable set, which still decides the partition. Llama pads its
+  // labels: under a memory budget the backward recomputes the pad inside the
+  // loss gradient, whose op count then crosses realize_large_expressions'
+  // bound (Llama under budgets 0.5 and 0.1: no in-place gradient, a second
+  // logits-sized buffer; with the labels saved, in place). A pad that a
+  // matmul reads (Inductor's pad_mm pass: GPT-2's and linear_ce's padded
+  // lm head and loss gradient) stays a kernel of its own (fusion_groups.cpp).
+  // Off: every pad is a kernel of its own.
+  bool pad_is_pointwise = true;
+  // Kernels that read the same buffer run as one when that creates no cycle
+  // (Inductor's horizontal fusion; sibling_fusion.h says when): a
+  // recomputation in the backward and the backward op that reads the same
+  // saved value load it once. Off: each kernel loads what it reads.
+  bool merge_sibling_kernels = true;
+  // Gather/index/embedding read only the elements they select, and a fused
+  // chain that ends in one is evaluated at the selected positions only. Off:
+  // they read their whole source.
+  bool indexing_reads_selection = true;
+  // Kernels run at the device's measured fraction of its peaks
+  // (Device::memory_efficiency, matmul_efficiency; the h200 preset carries
+  // them): the achieved rates, not the datasheet's, are what a step takes.
+  // Off: the roofline at the datasheet peaks.
+  bool apply_device_efficiency = true;
+  // A fused kernel takes at least as long as its arithmetic: erf and exp
+  // elements at the device's measured cost (Device::erf_seconds,
+  // exp_seconds; the h200 preset carries them), each distinct expression
+  // once (Inductor computes a value the kernel holds twice, the recomputed
+  // GELU and the GELU backward's own erf of the same input, once). GELU
+  // kernels run at ~2.5 TB/s on an H200, bound by erf: an extra store costs
+  // them ~18 us where bytes alone said 64 (docs/predictions_calibrated.md,
+  // fifth pass). An online softmax's exp counts twice (pass_cost.cpp).
+  // Off: fused kernels cost their bytes only.
+  bool fused_compute_floor = true;
+  // A kernel that reads a reduction's result and that reduction's input
+  // (the consumer a reduction's kernel could not hold: softmax's division,
+  // LayerNorm's normalization) runs in Inductor as a second loop of the
+  // reduction's kernel, over the same row just read: rows of at most
+  // Device::cached_row_bytes (the h200 preset carries it) come from the
+  // cache. Their bytes count as loaded (traffic) but take no bandwidth time.
+  // Off: every load takes bandwidth time.
+  bool cached_row_rereads = true;
+  // Peak memory (fused_peak_memory, estimate/peak_memory.h's Materialized):
+  // what a value kept in registers is computed from stays live until that
+  // value's last reader, which computes it again...
+  bool sources_live_to_readers = true;
+  // ...and a fused output takes the memory of a same-sized buffer it reads
+  // for the last time (Inductor's inplace_buffers). Off: each node allocates
+  // its own output.
+  bool write_in_place = true;
+  // The backward runs in PyTorch's order (reordering_to_mimic_autograd_engine,
+  // estimate/backward_order.h's append_backward_order): from the first node that reads
+  // a tangent, each node after what it needs; a node before that reader runs
+  // only when a later one needs it. Without it, the values only the backward
+  // computes in the forward's region (the statistics of a recomputed
+  // attention) start walks of their own, and the recomputation of every
+  // layer runs before the loss backward: GPT under a 0.5 budget holds 0.64 GB
+  // more at the loss kernel than Inductor, which runs that kernel first (run
+  // F's generated code). ViT under aggressive recomputation needs
+  // allocate_at_kernel_launch with it (Inductor recomputes its residual
+  // stream for all layers in one kernel right after the loss; the old
+  // order's early walks had stood in for that). Off: the walks start at
+  // every backward node that is no recomputation.
+  bool backward_order_from_tangents = true;
+  // Peak memory: a backward kernel's stored values, recomputed forward
+  // values excepted, are allocated when its first node runs, as Inductor
+  // allocates a kernel's outputs before launching it (estimate/peak_memory.h's
+  // Materialized::backward_kernel; run K: ViT's residual-stream kernel
+  // allocates ten layers' LayerNorm-backward values at once, 0.28 GB the
+  // model missed). Off: each value is allocated at its own node.
+  bool allocate_at_kernel_launch = true;
+  // Nodes the cycle check of one join may visit; past it the node starts a
+  // new kernel instead. Keeps the grouping near-linear on 10^5-node graphs
+  // (the check is a backward search bounded by the kernel's first member).
+  int join_search_limit = 4096;
+
+  // Sets one option from text (the keys above). Throws SettingsError.
+  void set(std::string_view key, std::string_view value);
+};
+
+// "key=value" for BandwidthOptions::set, and the keys with their defaults.
+void set_bandwidth_assignment(BandwidthOptions& o, std::string_view assignment);
+std::vector<std::string> bandwidth_option_keys();
+
+}  // namespace pt

@@ -1,0 +1,111 @@
+#include "estimate/device.h"
+
+#include <charconv>
+#include <cmath>
+
+#include "graph/errors.h"
+
+namespace pt {
+
+namespace {
+
+struct Preset {
+  std::string_view name;
+  double bytes_per_second;
+  double flops_per_second;
+  double fp32_flops_per_second;
+  double memory_efficiency = 1;
+  double matmul_efficiency = 1;
+  double erf_seconds = 0;
+  double exp_seconds = 0;
+  uint64_t cached_row_bytes = 0;
+  AttentionRates attention{};
+  double conv_efficiency = 1;
+};
+
+// cuDNN attention (attention_rate.h), fitted to the H200's kernel times at
+// 128-2048 tokens, head sizes 64 and 128 (python/tools/attention_bench.py):
+// rate at long sequences for d = 64 and 128, and the half-rate length;
+// causal counts the whole S x S square, as the FLOP formula does. The H100
+// is the same chip (GH100, 132 SMs at 1980 MHz) with slower memory; these
+// kernels are compute-bound, so it carries the same fits.
+constexpr AttentionRates kHopperAttention = {
+    {490e12, 700e12, 170}, {510e12, 630e12, 430}, {830e12, 1190e12, 380}, {840e12, 1120e12, 790}};
+
+// Convolutions on Hopper (docs/prediction_accuracy.md): cuDNN's kernels of a
+// ResNet-50 step (B=64, channels-last) took 10.7 ms for 1.56 TFLOP in TF32
+// and 4.8 ms in bf16 on one H100, about 0.3 of the tensor-core peaks where a
+// large matmul reaches 0.62; the roofline at the matmul efficiency
+// under-predicted the step by a third. Off with the other efficiencies.
+constexpr double kHopperConvEfficiency = 0.30;
+
+constexpr Preset kPresets[] = {
+    {"a100", 1.555e12, 312e12, 156e12},
+    // Measured on one H100 SXM (docs/prediction_accuracy.md, micro-benchmark):
+    // a 3.3 GB device copy reached 2.98e12 B/s (0.89 of the datasheet's
+    // 3.35e12), cuBLAS 616e12 FLOP/s bf16 at 32768x768x50264 and 315e12
+    // TF32 at 16384x1024x32000 (0.62 and 0.64 of the peaks). At the
+    // datasheet peaks the preset predicted 8.97 ms for a Llama step measured
+    // at 13.8 ms. The fused kernels' arithmetic floor and the cached rows are
+    // the H200's (below): the same SMs and caches.
+    {"h100", 3.35e12, 989e12, 494e12, 0.89, 0.62, 1.59e-12, 0.61e-12, 128 * 1024, kHopperAttention,
+     kHopperConvEfficiency},
+    // Efficiencies measured on one H200 (docs/predictions.md, micro-benchmark):
+    // the roofline at datasheet peaks under-predicted every recomputed matmul
+    // by 1.6x (bf16) to 3.3x (TF32). Off: --bandwidth-option apply_device_efficiency=false.
+    // Convolutions: the H100's measurement (the same compute).
+    // Fused kernels' arithmetic floor (bandwidth_model.h), from the kernel
+    // times of mlp_gelu_ln under the profiler (docs/predictions_calibrated.md):
+    // the forward GELU kernel (one erf per element) took 214 us for
+    // 134M elements, 1.59 ps each, where its bytes take 127 us; the GELU
+    // backward (erf and exp) 295 us, so an exp adds 0.61 ps. Off:
+    // --bandwidth-option fused_compute_floor=false.
+    // Rows read again after their reduction (BandwidthOptions::
+    // cached_row_rereads): linear_ce's 100 KB logits rows. Saving the
+    // softmax output adds a second loop over each row to Inductor's online-
+    // softmax kernel, +1.15 ms of GPU time for a load and a store of 3.29 GB,
+    // about the store alone; CUDA-graph replays measured the step +0.45 to
+    // +0.88 ms, where two DRAM passes predict +1.56.
+    // Off: --bandwidth-option cached_row_rereads=false.
+    {"h200", 4.8e12, 989e12, 494e12, 0.88, 0.62, 1.59e-12, 0.61e-12, 128 * 1024, kHopperAttention,
+     kHopperConvEfficiency},
+    {"h200-measured", 4.2e12, 616e12, 300e12},
+};
+
+double positive_number(std::string_view text, std::string_view whole) {
+  double v = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(v) || v <= 0) {
+    throw SettingsError("--device " + std::string(whole) + ": expected " + device_presets_text() +
+                        ", or a positive bytes-per-second number with an optional :FLOP/s");
+  }
+  return v;
+}
+
+}  // namespace
+
+Device parse_device(std::string_view text) {
+  for (const Preset& p : kPresets) {
+    if (text == p.name) {
+      return {std::string(p.name),  p.bytes_per_second,  p.flops_per_second, p.fp32_flops_per_second,
+              p.memory_efficiency, p.matmul_efficiency, p.erf_seconds,       p.exp_seconds,
+              p.cached_row_bytes,  p.attention,         p.conv_efficiency};
+    }
+  }
+  const auto colon = text.find(':');
+  Device d;
+  d.name = std::string(text);
+  d.bytes_per_second = positive_number(text.substr(0, colon), text);
+  d.flops_per_second = colon == std::string_view::npos ? kPresets[1].flops_per_second
+                                                        : positive_number(text.substr(colon + 1), text);
+  d.fp32_flops_per_second = d.flops_per_second / 2;
+  return d;
+}
+
+std::string device_presets_text() {
+  std::string out;
+  for (const Preset& p : kPresets) out += (out.empty() ? "" : ", ") + std::string(p.name);
+  return out;
+}
+
+}  // namespace pt

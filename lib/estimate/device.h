@@ -1,0 +1,66 @@
+// The device a bandwidth estimate is made for (docs/design.md section 6): memory
+// bandwidth for every kernel, and peak FLOP/s for compute-intensive ops.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "estimate/attention_rate.h"
+
+namespace pt {
+
+struct Device {
+  std::string name;               // "h100", or the number as given
+  double bytes_per_second = 0;    // HBM bandwidth
+  double flops_per_second = 0;    // dense bf16 tensor-core peak, for compute-intensive ops
+  double fp32_flops_per_second = 0;  // the same for float32 outputs (TF32 tensor cores: half the bf16 rate)
+  // Fractions of those peaks that kernels achieve, measured on the device
+  // (1: not measured, the roofline runs at the peaks). The bandwidth model
+  // divides by peak x efficiency unless BandwidthOptions::apply_device_efficiency
+  // is off.
+  double memory_efficiency = 1;
+  double matmul_efficiency = 1;
+  // Seconds per element of one erf and of one exp in a fused kernel (the
+  // kernel's arithmetic floor, bandwidth_model.h), measured on the device;
+  // 0: not measured, fused kernels cost their bytes only.
+  double erf_seconds = 0;
+  double exp_seconds = 0;
+  // Rows of at most this many bytes that a kernel reads again right after a
+  // reduction over them come from the cache (bandwidth_model.h); 0: not
+  // measured, every load costs bandwidth.
+  uint64_t cached_row_bytes = 0;
+  // Fused attention's rate by sequence length and head size
+  // (estimate/attention_rate.h); zeros: not measured, the matmul rate.
+  AttentionRates attention;
+  // The matmul efficiency's counterpart for convolutions (cuDNN's implicit
+  // GEMMs, forward and backward), which reach far less of the tensor-core
+  // peak than a large matmul does; 1: not measured.
+  double conv_efficiency = 1;
+};
+
+// Presets (datasheet numbers, SXM parts; docs/design.md section 6):
+//   a100  1.555e12 B/s (A100 40GB),  312e12 FLOP/s dense bf16, 156e12 TF32
+//   h100  3.35e12 B/s  (H100 SXM),   989e12 FLOP/s dense bf16, 494e12 TF32
+//   h200  4.8e12 B/s   (H200 SXM),   989e12 FLOP/s dense bf16 (same compute as H100)
+// h100 and h200 run at fractions of those peaks measured on one card of each
+// (device.cpp; docs/prediction_accuracy.md, docs/predictions.md): memory
+// 0.89 (H100) and 0.88 (H200) of the bandwidth (a 3.3 GB device copy),
+// matmuls 0.62 of the peaks (cuBLAS at linear_ce's logits shape), and
+// convolutions 0.30 (cuDNN's kernels of a ResNet-50 step); for fused kernels,
+// 1.59e-12 s per erf and 0.61e-12 s per exp element (Inductor's GELU kernels
+// on mlp_gelu_ln), rows up to 128 KiB read again after their reduction from
+// the cache, and cuDNN attention's rates by sequence length and head size
+// (attention_rate.h). a100 was not measured and runs at its peaks;
+// one measured preset, what an H200 achieved (docs/predictions.md):
+//   h200-measured  4.2e12 B/s (a 3.3 GB copy), 616e12 FLOP/s (a bf16 matmul
+//                  of linear_ce's logits shape), 300e12 FLOP/s fp32 (TF32)
+// or "<bytes-per-second>[:<flops-per-second>]" ("2e12", "2e12:400e12"); a bare
+// bandwidth keeps h100's peak FLOP/s; float32 runs at half the given rate.
+// Throws SettingsError for anything else.
+Device parse_device(std::string_view text);
+
+// The preset names, for help texts.
+std::string device_presets_text();
+
+}  // namespace pt

@@ -1,0 +1,399 @@
+#include "estimate/fusion_groups.h"
+
+#include <algorithm>
+
+#include "estimate/inductor_op_count.h"
+#include "estimate/sibling_fusion.h"
+
+namespace pt {
+
+namespace {
+
+bool is_tensor_valued(const Node& n) { return n.value_kind == ValueKind::Tensor || n.value_kind == ValueKind::Tuple; }
+
+class Grouper {
+ public:
+  Grouper(const Graph& g, const Subgraph& pass, const NodeOpClasses& ops, const std::vector<uint64_t>& numel,
+          const BandwidthOptions& o, const std::vector<NodeId>& recomputed)
+      : g_(g), pass_(pass), ops_(ops), numel_(numel), o_(o), recomputed_(recomputed), n_(static_cast<size_t>(g.size())) {
+    f_.role.assign(n_, NodeRole::Absent);
+    f_.kernel.assign(n_, -1);
+    f_.reduction.assign(n_, false);
+    f_.stored.assign(n_, false);
+    f_.realized.assign(n_, false);
+    forced_.assign(n_, false);
+    op_weight_.assign(n_, -1);
+    seen_.assign(n_, 0);
+    // The output node is always the last node (validate.cpp).
+    runs_.assign(n_, 0);
+    for (NodeId id = 0; id < g.output_node(); ++id) runs_[id] = pass.keep[id];
+  }
+
+  FusionGroups run(const std::vector<NodeId>& outputs) {
+    drop_dead(outputs);
+    for (NodeId id = 0; id < g_.size(); ++id) {
+      if (in_pass(id)) assign(id);
+    }
+    if (o_.merge_sibling_kernels) renumber(merge_sibling_kernels(g_, f_, first_, numel_, recomputed_, o_));
+    Flags is_output(n_, false);
+    for (NodeId id : outputs) {
+      if (id != kNoNode && in_pass(id)) is_output[id] = true;
+    }
+    decide_stores(is_output);
+    if (o_.realize_reused_values) realize_reused();
+    demote_stored_views();
+    f_.by_kernel = list_by_kernel(f_.kernel, first_.size());
+    return std::move(f_);
+  }
+
+ private:
+  // Kernel k now runs as kernel to[k].
+  void renumber(const std::vector<int32_t>& to) {
+    std::vector<NodeId> first;
+    for (size_t k = 0; k < first_.size(); ++k) {
+      if (static_cast<size_t>(to[k]) == first.size()) first.push_back(first_[k]);
+    }
+    for (int32_t& k : f_.kernel) {
+      if (k >= 0) k = to[k];
+    }
+    first_ = std::move(first);
+  }
+
+  // Nodes of the pass that nothing it returns reads, and that mutate
+  // nothing, do not run: Inductor removes them (dead-code elimination on the
+  // graph it lowers). The extracted backward keeps every node whose inputs it
+  // has, so a forward op whose results are all saved appears there unread
+  // (GPT-2's cuDNN attention: its four getitems are saved, yet the model
+  // charged the backward 12 attention calls that Inductor never runs).
+  void drop_dead(const std::vector<NodeId>& outputs) {
+    std::vector<uint8_t> live(n_, 0);
+    for (NodeId id : outputs) {
+      if (id != kNoNode && in_pass(id)) live[id] = 1;
+    }
+    for (NodeId id = g_.size() - 1; id >= 0; --id) {
+      if (!in_pass(id)) continue;
+      if (!live[id] && !g_[id].is_mutable) {  // seeded ops are impure to FX, yet dropped (validate.cpp)
+        runs_[id] = 0;
+        continue;
+      }
+      if (pass_.is_input[id]) continue;  // loaded: what it was computed from is not needed here
+      for (NodeId x : g_[id].inputs) {
+        if (x >= 0) live[x] = 1;
+      }
+    }
+  }
+
+  // Kept by the pass, read by what it returns, and not the output node.
+  bool in_pass(NodeId id) const { return id >= 0 && runs_[id]; }
+
+  bool in_memory(NodeId id) const {
+    const NodeRole r = f_.role[id];
+    return r == NodeRole::Memory || r == NodeRole::Alias || r == NodeRole::Host || r == NodeRole::OwnKernel ||
+           r == NodeRole::Absent || (r == NodeRole::Fused && f_.reduction[id]);
+  }
+
+  bool is_member(NodeId id, int32_t k) const { return f_.role[id] == NodeRole::Fused && f_.kernel[id] == k; }
+
+  int32_t new_kernel(NodeId id) {
+    first_.push_back(id);
+    return static_cast<int32_t>(first_.size() - 1);
+  }
+
+  void assign(NodeId id) {
+    const Node& n = g_[id];
+    NodeRole& role = f_.role[id];
+    if (pass_.is_input[id] || n.op == OpKind::Placeholder || n.op == OpKind::GetAttr) {
+      role = NodeRole::Memory;
+    } else if (!is_tensor_valued(n)) {
+      role = NodeRole::Host;
+    } else if (n.packet == "operator.getitem" || ops_.is_view(id)) {
+      const NodeId base = view_base(n);
+      if (base == kNoNode || in_memory(base)) {
+        // A getitem of a stored tuple is its own stored tensor; a view of
+        // something in memory is that memory.
+        role = n.packet == "operator.getitem" ? NodeRole::Memory : NodeRole::Alias;
+      } else {
+        join_or_start(id);
+      }
+    } else if (ops_.is_fusible_op(id) || (o_.pad_is_pointwise && n.packet == "aten.constant_pad_nd" &&
+                                           !feeds_own_kernel(id))) {
+      join_or_start(id);
+      f_.reduction[id] = n.reduction_tag;
+    } else {
+      role = NodeRole::OwnKernel;
+      f_.kernel[id] = new_kernel(id);
+    }
+  }
+
+  // Whether a non-fusible op (a matmul) reads `id`, directly or via views:
+  // such a pad (Inductor's pad_mm operand) is a kernel of its own, its loop
+  // the padded size (run F: GPT-2's padded loss gradient). Fused into the
+  // loss kernel, GPT-2's two 0.82 GB pads were allocated with its outputs.
+  // Off with pad_is_pointwise=false (then every pad is a kernel of its own).
+  bool feeds_own_kernel(NodeId id) const {
+    // Views of views, up to 8 deep and 256 in all (each visited once: a
+    // recursion over every path was exponential in the depth).
+    std::vector<std::pair<NodeId, int>> work{{id, 0}};
+    std::vector<NodeId> seen{id};
+    while (!work.empty()) {
+      const auto [x, depth] = work.back();
+      work.pop_back();
+      for (NodeId u : g_.users[x]) {
+        if (!in_pass(u)) continue;
+        if (ops_.is_view(u) || g_[u].packet == "operator.getitem") {
+          if (depth < 8 && seen.size() < 256 && std::find(seen.begin(), seen.end(), u) == seen.end()) {
+            seen.push_back(u);
+            work.push_back({u, depth + 1});
+          }
+        } else if (!ops_.is_fusible_op(u)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  // A fusible node joins the kernel of its first fused producer it can join.
+  void join_or_start(NodeId id) {
+    f_.role[id] = NodeRole::Fused;
+    int32_t chosen = -1;
+    tried_.clear();
+    for (NodeId x : g_[id].inputs) {
+      if (!in_pass(x) || f_.role[x] != NodeRole::Fused) continue;
+      const int32_t k = f_.kernel[x];
+      if (std::find(tried_.begin(), tried_.end(), k) != tried_.end()) continue;
+      tried_.push_back(k);
+      if (can_join(id, k)) {
+        chosen = k;
+        break;
+      }
+    }
+    if (chosen < 0) chosen = new_kernel(id);
+    f_.kernel[id] = chosen;
+    if (!o_.recompute_fused_inputs) {
+      // Values of other kernels are stored there and loaded here.
+      for (NodeId x : g_[id].inputs) {
+        if (in_pass(x) && f_.role[x] == NodeRole::Fused && f_.kernel[x] != chosen) forced_[x] = true;
+      }
+    }
+  }
+
+  // Whether `id` may join kernel k: it must not read k's reduction result
+  // (with reductions_end_kernels) and must not depend on a member of k
+  // through a node outside k (the kernel would have to run before and after
+  // that node). Nodes before k's first member cannot depend on k, which
+  // bounds the search.
+  bool can_join(NodeId id, int32_t k) {
+    const NodeId first = first_[k];
+    ++stamp_;
+    stack_.clear();
+    for (NodeId x : g_[id].inputs) {
+      if (!in_pass(x)) continue;
+      if (is_member(x, k)) {
+        if (f_.reduction[x] && o_.reductions_end_kernels) return false;
+        continue;  // read in registers
+      }
+      stack_.push_back(x);
+    }
+    int visits = 0;
+    while (!stack_.empty()) {
+      const NodeId y = stack_.back();
+      stack_.pop_back();
+      if (y < first || seen_[y] == stamp_) continue;
+      seen_[y] = stamp_;
+      if (++visits > o_.join_search_limit) return false;
+      if (is_member(y, k)) return false;
+      for (NodeId z : g_[y].inputs) {
+        if (in_pass(z) && z >= first) stack_.push_back(z);
+      }
+    }
+    return true;
+  }
+
+  bool has_user_in_pass(NodeId id) const {
+    return std::any_of(g_.users[id].begin(), g_.users[id].end(), [&](NodeId u) { return in_pass(u); });
+  }
+
+  // A value is stored when it leaves its kernel: a graph output (or saved),
+  // read by a non-fusible kernel, a reduction anyone reads (the reduction ends
+  // its kernel), or forced by recompute_fused_inputs = false. Storing a view
+  // of a fused value stores its base.
+  void decide_stores(const Flags& is_output) {
+    for (NodeId id = 0; id < g_.size(); ++id) {
+      const NodeRole r = f_.role[id];
+      if (r == NodeRole::OwnKernel) {
+        f_.stored[id] = is_output[id] || has_user_in_pass(id) || g_[id].is_mutable;
+        continue;
+      }
+      if (r != NodeRole::Fused) continue;
+      bool store = is_output[id] || forced_[id] || (f_.reduction[id] && has_user_in_pass(id));
+      for (NodeId u : g_.users[id]) {
+        if (in_pass(u) && f_.role[u] == NodeRole::OwnKernel) store = true;
+      }
+      if (store) f_.stored[fused_base(id)] = true;
+    }
+  }
+
+  // Inductor's thresholds (torch/_inductor/config.py): realize_reads_threshold
+  // for a value with several readers, realize_acc_reads_threshold for any,
+  // realize_opcount_threshold for the ops of any value's inlined expression.
+  static constexpr size_t kReuseReads = 4;
+  static constexpr size_t kMaxReads = 8;
+  static constexpr size_t kMaxOps = 30;
+
+  // Inductor inlines a pointwise value into each reader unless it realizes
+  // it (BandwidthOptions::realize_reused_values and realize_large_expressions
+  // say when). Walks the pass in graph order with the buffers each fused
+  // value's inlined computation reads (at most kMaxReads + 1 kept) and the
+  // nodes that add ops to it (op_weight > 0; at most kMaxOps while it is
+  // inlined); a realized value reads only itself downstream, and is stored
+  // when a kernel other than its own reads it.
+  void realize_reused() {
+    // reads[x] = pool[read_at[x], read_at[x] + read_len[x]), the same for
+    // ops: one pool, not a vector per node (graphs reach 10^6 nodes).
+    std::vector<NodeId> pool, acc, op_pool, op_acc;
+    std::vector<size_t> read_at(n_, 0), op_at(n_, 0);
+    std::vector<uint8_t> read_len(n_, 0), op_len(n_, 0);
+    auto keep_reads = [&](NodeId id, const NodeId* first, size_t count) {
+      read_at[id] = pool.size();
+      read_len[id] = static_cast<uint8_t>(count);
+      pool.insert(pool.end(), first, first + count);
+    };
+    auto append = [](std::vector<NodeId>& to, const std::vector<NodeId>& from, size_t at, size_t len) {
+      to.insert(to.end(), from.begin() + static_cast<std::ptrdiff_t>(at),
+                from.begin() + static_cast<std::ptrdiff_t>(at + len));
+    };
+    auto sort_unique = [](std::vector<NodeId>& v) {
+      std::sort(v.begin(), v.end());
+      v.erase(std::unique(v.begin(), v.end()), v.end());
+    };
+    const bool count_ops = o_.realize_large_expressions;
+    for (NodeId id = 0; id < g_.size(); ++id) {
+      if (f_.role[id] != NodeRole::Fused || f_.reduction[id] || f_.stored[fused_base(id)]) continue;
+      acc.clear();
+      op_acc.clear();
+      for (NodeId x : g_[id].inputs) {
+        if (!in_pass(x) || f_.role[x] == NodeRole::Host) continue;
+        const bool inlined = f_.role[x] == NodeRole::Fused && !f_.reduction[x] && !f_.stored[fused_base(x)];
+        if (inlined) {
+          append(acc, pool, read_at[x], read_len[x]);
+          if (count_ops) append(op_acc, op_pool, op_at[x], op_len[x]);
+        } else {
+          acc.push_back(x);
+        }
+      }
+      sort_unique(acc);
+      size_t ops = 0;
+      if (count_ops) {
+        if (op_weight(id) > 0) op_acc.push_back(id);
+        sort_unique(op_acc);
+        ops = acc.size();  // a load each
+        for (NodeId x : op_acc) ops += static_cast<size_t>(op_weight(x));
+      }
+      int users = 0;
+      bool read_elsewhere = false;
+      for (NodeId u : g_.users[id]) {
+        if (!in_pass(u)) continue;
+        ++users;
+        if (!is_member(u, f_.kernel[id])) read_elsewhere = true;
+      }
+      // realize_hint realizes a long expression only if it reads more than
+      // one buffer at a varying index (OpCountResult::nontrivial_read_count:
+      // a scalar's load is not counted).
+      const bool long_expression =
+          ops > kMaxOps && std::count_if(acc.begin(), acc.end(), [&](NodeId x) { return numel_[x] > 1; }) > 1;
+      const bool realize = acc.size() > kMaxReads || (users > 1 && acc.size() > kReuseReads) || long_expression;
+      if (!realize) {
+        keep_reads(id, acc.data(), std::min(acc.size(), kMaxReads + 1));
+        op_at[id] = op_pool.size();
+        op_len[id] = static_cast<uint8_t>(std::min(op_acc.size(), kMaxOps + 1));
+        op_pool.insert(op_pool.end(), op_acc.begin(), op_acc.begin() + op_len[id]);
+        continue;
+      }
+      f_.realized[id] = true;
+      // Read only inside its own kernel: kept in registers there.
+      if (read_elsewhere) f_.stored[fused_base(id)] = true;
+      keep_reads(id, &id, 1);
+      op_at[id] = op_pool.size();
+      op_len[id] = 0;
+    }
+  }
+
+  // inductor_op_weight, worked out once per node.
+  int op_weight(NodeId id) {
+    int8_t& w = op_weight_[static_cast<size_t>(id)];
+    if (w < 0) w = static_cast<int8_t>(inductor_op_weight(g_, ops_, id));
+    return w;
+  }
+
+  // Follows fused views down to the fused value they show.
+  NodeId fused_base(NodeId id) const {
+    while (ops_.is_view(id) && !f_.reduction[id]) {
+      const NodeId base = view_base(g_[id]);
+      if (base == kNoNode || f_.role[base] != NodeRole::Fused) break;
+      id = base;
+    }
+    return id;
+  }
+
+  // A fused view of a stored value is that stored memory: readers in other
+  // kernels load the base instead of computing the view again.
+  void demote_stored_views() {
+    for (NodeId id = 0; id < g_.size(); ++id) {
+      if (f_.role[id] != NodeRole::Fused || !ops_.is_view(id)) continue;
+      const NodeId base = fused_base(id);
+      if (base != id && f_.stored[base]) {
+        f_.role[id] = NodeRole::Alias;
+        f_.kernel[id] = -1;
+      }
+    }
+  }
+
+  const Graph& g_;
+  const Subgraph& pass_;
+  const NodeOpClasses& ops_;
+  const std::vector<uint64_t>& numel_;  // per node
+  const BandwidthOptions& o_;
+  const std::vector<NodeId>& recomputed_;
+  size_t n_;
+  FusionGroups f_;
+  std::vector<NodeId> first_;  // per kernel: its first member
+  Flags forced_;
+  std::vector<int8_t> op_weight_;  // per node: op_weight, -1 until asked
+  std::vector<uint8_t> runs_;  // per node: in_pass, one byte each (asked on every edge)
+  std::vector<int> seen_;
+  int stamp_ = 0;
+  std::vector<NodeId> stack_;
+  std::vector<int32_t> tried_;
+};
+
+}  // namespace
+
+KernelLists list_by_kernel(const std::vector<int32_t>& kernel_of, size_t kernels) {
+  KernelLists out;
+  out.start.assign(kernels + 1, 0);
+  for (int32_t k : kernel_of) {
+    if (k >= 0) ++out.start[static_cast<size_t>(k) + 1];
+  }
+  for (size_t k = 1; k <= kernels; ++k) out.start[k] += out.start[k - 1];
+  out.list.resize(static_cast<size_t>(out.start.back()));
+  std::vector<int32_t> next(out.start.begin(), out.start.end() - 1);
+  for (size_t id = 0; id < kernel_of.size(); ++id) {
+    const int32_t k = kernel_of[id];
+    if (k >= 0) out.list[static_cast<size_t>(next[static_cast<size_t>(k)]++)] = static_cast<NodeId>(id);
+  }
+  return out;
+}
+
+NodeId view_base(const Node& n) {
+  if (!n.positional_inputs.empty()) return n.positional_inputs[0];
+  return n.inputs.empty() ? kNoNode : n.inputs[0];
+}
+
+FusionGroups group_kernels(const Graph& g, const Subgraph& pass, const std::vector<NodeId>& outputs,
+                           const NodeOpClasses& ops, const std::vector<uint64_t>& numel, const BandwidthOptions& o,
+                           const std::vector<NodeId>& recomputed) {
+  return Grouper(g, pass, ops, numel, o, recomputed).run(outputs);
+}
+
+}  // namespace pt

@@ -1,0 +1,389 @@
+#include "estimate/peak_memory.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "analysis/node_op_classes.h"
+#include "estimate/backward_order.h"
+#include "estimate/pass_trace.h"
+
+namespace pt {
+
+namespace {
+
+// Simulates one pass over `order` (ids of the joint graph). `is_input` marks
+// the pass's inputs (placeholders there: allocated before the pass starts,
+// their own storage). `retained` values are never freed within the pass.
+// `live` carries the bytes alive when the pass starts; it ends with the bytes
+// alive when the pass ends.
+struct PassSimulation {
+  const Graph& g;
+  const NodeOpClasses& ops;
+  // reads_directly's marks: all false between calls (it clears what it set),
+  // so a search costs what it visits, not a scan of what it saw.
+  mutable Flags visited_ = {};
+  // reads_directly's search stack and the values it marked: kept from call
+  // to call (two lists per call were 150,000 allocations at 10^6 nodes).
+  mutable std::vector<NodeId> stack_ = {}, seen_ = {};
+
+  bool is_alias(NodeId id, const Flags& is_input) const {
+    if (is_input[id]) return false;
+    const Node& n = g[id];
+    return !n.positional_inputs.empty() && (ops.is_view(id) || n.packet == "operator.getitem");
+  }
+
+  // Whether `id`'s own computation loads buffer `r`: a search back through
+  // its unallocated inputs that stops at allocated values and at values its
+  // kernel realizes (a buffer of their own, which `id` reads instead).
+  // Unallocated chains are short (realization bounds them); past 4096
+  // values it answers yes, the rule without realized values.
+  bool reads_directly(NodeId id, NodeId r, const std::vector<NodeId>& root, const Flags& in_pass,
+                      const Flags& is_input, const Flags& stored,
+                      const Flags& realized) const {
+    if (realized.empty()) return true;
+    std::vector<NodeId>& stack = stack_;
+    std::vector<NodeId>& seen = seen_;
+    stack.assign(g[id].inputs.begin(), g[id].inputs.end());
+    seen.clear();
+    auto answer = [&](bool v) {
+      for (NodeId y : seen) visited_[y] = false;  // all false between calls
+      return v;
+    };
+    if (visited_.size() != static_cast<size_t>(g.size())) visited_.assign(static_cast<size_t>(g.size()), false);
+    while (!stack.empty()) {
+      const NodeId x = stack.back();
+      stack.pop_back();
+      if (!in_pass[x] || root[x] == kNoNode) continue;
+      const NodeId y = root[x];
+      if (y == r) return answer(true);
+      if (is_input[y] || stored[y] || realized[y] || visited_[y]) continue;
+      visited_[y] = true;
+      seen.push_back(y);
+      if (seen.size() > 4096) return answer(true);
+      stack.insert(stack.end(), g[y].inputs.begin(), g[y].inputs.end());
+    }
+    return answer(false);
+  }
+
+  bool same_buffer(NodeId a, NodeId b) const {
+    // Tensors of one size and dtype (Node::dtype: 0 for any other value;
+    // decoding the two records for it was a sixth of the simulation at
+    // 10^6 nodes).
+    const Node& na = g[a];
+    const Node& nb = g[b];
+    return na.size_bytes == nb.size_bytes && na.dtype != 0 && na.dtype == nb.dtype;
+  }
+
+  // Bytes each position of `order` allocates: a stored value at its own
+  // node, or, with `kernel` (the pass's kernel per node, -1 for none; empty:
+  // per node), at the first node of its kernel in the order. Inductor
+  // allocates every output of a fused kernel before it launches the kernel,
+  // and the kernel runs where its earliest member would (the scheduler sorts
+  // fused nodes by their first member, then topologically). ViT under
+  // aggressive recomputation: the kernel that recomputes the residual stream
+  // right after the loss also computes the float32 normalized values of ten
+  // layers' LayerNorm backward, with the rest 0.37 GB allocated at once (run
+  // K, docs/predictions_calibrated.md's seventh pass), where the model
+  // allocated each before its own layer's backward: 0.28 GB below the
+  // measured peak. A recomputed forward value (`recomputed`) stays at its own
+  // node: PyTorch emits it just before its first reader, and Inductor mostly
+  // fuses it there, into that reader's kernel (run F: mlp_gelu_ln
+  // aggressive's early kernel stores the residual and two normalized values;
+  // every recomputed LayerNorm output comes from its own layer's backward
+  // kernel). ViT's early kernel also holds ten recomputed bfloat16 values
+  // (0.10 GB) that this leaves at their readers.
+  // Off: --bandwidth-option allocate_at_kernel_launch=false.
+  template <typename Allocates>
+  std::vector<uint64_t> allocations(const std::vector<NodeId>& order, const Flags& is_input,
+                                    const std::vector<NodeId>& root, const Flags& takes_over,
+                                    const std::vector<int32_t>& kernel, const Flags& recomputed,
+                                    const Allocates& allocates, std::vector<int32_t>* at_of = nullptr) const {
+    std::vector<size_t> launch;  // per kernel: its first position in `order`
+    for (size_t pos = 0; pos < order.size() && !kernel.empty(); ++pos) {
+      const int32_t k = kernel[order[pos]];
+      if (k < 0) continue;
+      if (static_cast<size_t>(k) >= launch.size()) launch.resize(static_cast<size_t>(k) + 1, order.size());
+      launch[k] = std::min(launch[k], pos);
+    }
+    std::vector<uint64_t> bytes(order.size(), 0);
+    for (size_t pos = 0; pos < order.size(); ++pos) {
+      const NodeId id = order[pos];
+      if (is_input[id] || root[id] != id || !allocates(id) || takes_over[id]) continue;
+      const bool at_launch = !kernel.empty() && kernel[id] >= 0 && (recomputed.empty() || !recomputed[id]);
+      const size_t at = at_launch ? launch[kernel[id]] : pos;
+      bytes[at] += g[id].size_bytes;
+      if (at_of) (*at_of)[pos] = static_cast<int32_t>(at);
+    }
+    return bytes;
+  }
+
+  void run(const std::vector<NodeId>& order, const Flags& is_input, const Flags& retained,
+           const Flags& stored, const Flags& realized, const Materialized& rules,
+           const std::vector<int32_t>& kernel, const Flags& recomputed, uint64_t& live,
+           uint64_t& pass_peak, std::string& pass_peak_at, PassTrace* trace = nullptr) const {
+    auto allocates = [&](NodeId id) { return stored.empty() || stored[id]; };
+    const NodeId count = g.size();
+    std::vector<NodeId> root(count, kNoNode);
+    // Positions in `order`, which holds each node once: below 2^31.
+    std::vector<int32_t> last_use(count, -1);
+    Flags in_pass(count, false);
+    for (NodeId id : order) in_pass[id] = true;
+    // A value kept in registers (allocates nothing) is computed again by each
+    // kernel that reads it (estimate/bandwidth_model.h), so the memory it is
+    // computed from stays live until its last reader, not its own last
+    // reader: `sources` follows unallocated values back to allocated ones.
+    // Without it, a recomputed GELU's input was freed before the GELU
+    // backward that reads it (an MLP under a 0.5 budget: 0.27 GB below the
+    // measured peak, docs/predictions_calibrated.md). Off:
+    // --bandwidth-option sources_live_to_readers=false.
+    // sources[x] = pool[source_at[x], source_end[x]): one pool, not a vector
+    // per node (graphs reach 10^6 nodes).
+    std::vector<NodeId> pool, reads;
+    std::vector<size_t> source_at(count, 0), source_end(count, 0);
+    auto collect_reads = [&](NodeId id) {
+      reads.clear();
+      for (NodeId in : g[id].inputs) {
+        if (!in_pass[in] || root[in] == kNoNode) continue;
+        const NodeId r = root[in];
+        if (is_input[r] || allocates(r) || !rules.sources_live_to_readers) {
+          reads.push_back(r);
+        } else {
+          reads.insert(reads.end(), pool.begin() + static_cast<std::ptrdiff_t>(source_at[r]),
+                       pool.begin() + static_cast<std::ptrdiff_t>(source_end[r]));
+        }
+      }
+      std::sort(reads.begin(), reads.end());
+      reads.erase(std::unique(reads.begin(), reads.end()), reads.end());
+    };
+    for (size_t pos = 0; pos < order.size(); ++pos) {
+      const NodeId id = order[pos];
+      root[id] = is_alias(id, is_input) ? root[g[id].positional_inputs[0]] : id;
+      if (is_input[id]) continue;
+      collect_reads(id);
+      for (NodeId r : reads) last_use[r] = static_cast<int32_t>(pos);
+      if (root[id] == id && !allocates(id)) {
+        source_at[id] = pool.size();
+        pool.insert(pool.end(), reads.begin(), reads.end());
+        source_end[id] = pool.size();
+      }
+    }
+    // A retained view keeps its base retained.
+    Flags keep = retained;
+    for (NodeId id : order) {
+      if (retained[id] && root[id] != kNoNode) keep[root[id]] = true;
+    }
+    // Inductor writes a fused kernel's output into a buffer that kernel reads
+    // for the last time when both have the same size and dtype
+    // (config.inplace_buffers; the backward's saved values are donated to it,
+    // so they qualify, the primals do not). The output then allocates nothing
+    // and the buffer is not freed: its memory changes owner. Needs the fused
+    // masks (`stored`); with the extended lifetimes above, a cross-entropy
+    // backward that turns the saved logits into their gradient would
+    // otherwise hold both (linear_ce_fp32: 4.19 GB against 2.30 measured).
+    // Inductor decides it per realized value (SchedulerNode.
+    // decide_inplace_update), from the buffers that value's own computation
+    // loads: an output that reads the buffer only through a value its kernel
+    // realizes (`realized`; the float32 loss gradient before its bfloat16
+    // cast, estimate/bandwidth_options.h's realize_large_expressions) does not
+    // take it over. Off: --bandwidth-option write_in_place=false.
+    Flags takes_over(count, false), taken(count, false);
+    std::vector<std::pair<NodeId, size_t>> taken_at;  // (buffer, position of the value taking it), when traced
+    if (!stored.empty() && rules.write_in_place) {
+      for (size_t pos = 0; pos < order.size(); ++pos) {
+        const NodeId id = order[pos];
+        if (is_input[id] || root[id] != id || !allocates(id) || !ops.is_fusible_op(id)) continue;
+        collect_reads(id);
+        for (NodeId r : reads) {
+          if (last_use[r] == static_cast<int32_t>(pos) && !keep[r] && !taken[r] && same_buffer(r, id) &&
+              reads_directly(id, r, root, in_pass, is_input, stored, realized)) {
+            taken[r] = takes_over[id] = true;
+            if (trace) taken_at.emplace_back(r, pos);
+            break;
+          }
+        }
+      }
+    }
+    // The sources are read no more: their 17 bytes a node (15 MB at 10^6
+    // nodes) go back before the two arrays below take 16 bytes a position,
+    // at the moment that sets the report's peak memory (docs/performance.md,
+    // "Session 19").
+    std::vector<NodeId>().swap(pool);
+    std::vector<size_t>().swap(source_at);
+    std::vector<size_t>().swap(source_end);
+    Flags().swap(in_pass);
+    // Bytes freed after each position (only their sum per position matters:
+    // a vector of freed ids per position cost 10^6 small vectors, ~40 MB at
+    // the report's peak on 10^6 nodes).
+    std::vector<uint64_t> freed(order.size(), 0);
+    std::vector<int32_t> freed_at;  // per position, when traced: where its bytes go (-1: not in the pass)
+    if (trace) freed_at.assign(order.size(), -1);
+    for (size_t produced = 0; produced < order.size(); ++produced) {
+      const NodeId id = order[produced];
+      if (root[id] != id || keep[id] || taken[id] || (!is_input[id] && !allocates(id))) continue;
+      const int32_t at = last_use[id];
+      // A value nobody reads is freed right after it is produced (found by
+      // its position, not by a search of the order: quadratic in unread values).
+      const size_t where = at >= 0 ? static_cast<size_t>(at) : produced;
+      freed[where] += g[id].size_bytes;
+      if (trace) freed_at[produced] = static_cast<int32_t>(where);
+    }
+    std::vector<int32_t> allocated_at;
+    if (trace) allocated_at.assign(order.size(), -1);
+    const std::vector<uint64_t> allocated = allocations(order, is_input, root, takes_over, kernel, recomputed,
+                                                        allocates, trace ? &allocated_at : nullptr);
+    for (size_t pos = 0; pos < order.size(); ++pos) {
+      const NodeId id = order[pos];
+      live += allocated[pos];
+      if (live > pass_peak) {
+        pass_peak = live;
+        pass_peak_at = g[id].name;
+        if (trace) trace->peak_pos = pos;
+      }
+      live -= freed[pos];
+    }
+    if (trace) trace_lifetimes(order, is_input, takes_over, allocated_at, freed_at, taken_at, *trace);
+    if (trace) trace->root = std::move(root);
+  }
+
+  // The pass's lifetimes from where each value's bytes join and leave the
+  // total: a value allocates at allocated_at and is freed after freed_at; a
+  // buffer taken over by a fused output is its old owner's until the step
+  // before that output's, then the output's.
+  void trace_lifetimes(const std::vector<NodeId>& order, const Flags& is_input, const Flags& takes_over,
+                       const std::vector<int32_t>& allocated_at, const std::vector<int32_t>& freed_at,
+                       const std::vector<std::pair<NodeId, size_t>>& taken_at, PassTrace& trace) const {
+    std::vector<int32_t> position(static_cast<size_t>(g.size()), -1);
+    for (size_t pos = 0; pos < order.size(); ++pos) position[order[pos]] = static_cast<int32_t>(pos);
+    std::vector<int32_t> last(order.size(), ValueLifetime::kStillLive);
+    std::vector<NodeId> reader(order.size(), kNoNode);
+    for (size_t pos = 0; pos < order.size(); ++pos) {
+      if (freed_at[pos] < 0) continue;
+      last[pos] = freed_at[pos];
+      if (freed_at[pos] != static_cast<int32_t>(pos)) reader[pos] = order[static_cast<size_t>(freed_at[pos])];
+    }
+    for (const auto& [r, pos] : taken_at) {
+      const auto at = static_cast<size_t>(position[r]);
+      last[at] = static_cast<int32_t>(pos) - 1;
+      reader[at] = order[pos];
+    }
+    for (size_t pos = 0; pos < order.size(); ++pos) {
+      const NodeId id = order[pos];
+      ValueLifetime v;
+      v.node = id;
+      v.bytes = g[id].size_bytes;
+      v.last = last[pos];
+      v.reader = reader[pos];
+      if (is_input[id]) {
+        if (v.last != ValueLifetime::kStillLive) trace.input_ends.push_back(v);
+        continue;
+      }
+      if (allocated_at[pos] >= 0) v.first = allocated_at[pos];
+      else if (takes_over[id]) v.first = static_cast<int32_t>(pos);
+      else continue;
+      trace.allocated.push_back(v);
+    }
+  }
+};
+
+}  // namespace
+
+ForwardPeak simulate_forward_peak(const Graph& g, const Classification& c, const Extraction& e,
+                                  const NodeOpClasses& node_ops, const Materialized& materialized,
+                                  MemoryTimeline* timeline) {
+  const NodeId count = g.size();
+  ForwardPeak f;
+  const PassSimulation sim{g, node_ops};
+
+  for (NodeId id : c.inputs) f.input_bytes += g[id].size_bytes;
+  for (NodeId id : e.fw_saved_outputs()) f.saved_bytes += g[id].size_bytes;
+
+  // Forward: primals and seeds are live from the start and held throughout;
+  // forward outputs and saved values outlive the pass.
+  std::vector<NodeId> fw_order;
+  for (NodeId id = 0; id < count; ++id) {
+    if (e.forward.keep[id] && id != g.output_node()) fw_order.push_back(id);
+  }
+  Flags fw_retained(count, false);
+  for (NodeId id : c.fwd_outputs) {
+    if (id != kNoNode) fw_retained[id] = true;
+  }
+  for (NodeId id : e.fw_saved_outputs()) fw_retained[id] = true;
+  for (NodeId id : c.inputs) fw_retained[id] = true;
+  f.live_after = f.input_bytes;
+  f.peak_bytes = f.live_after;
+  f.peak_at = fw_order.empty() ? "" : std::string(g[fw_order.front()].name);
+  PassTrace trace;
+  sim.run(fw_order, e.forward.is_input, fw_retained, materialized.forward, materialized.forward_realized, materialized,
+          {}, {}, f.live_after, f.peak_bytes, f.peak_at, timeline ? &trace : nullptr);
+  if (timeline) record_forward(g, c, e, node_ops, std::move(fw_order), trace, *timeline);
+  return f;
+}
+
+PeakMemory simulate_backward_peak(const Graph& g, const Classification& c, const Extraction& e,
+                                  const NodeOpClasses& node_ops, const Materialized& materialized,
+                                  const ForwardPeak& forward, MemoryTimeline* timeline) {
+  return simulate_backward_peak(g, c, e, node_ops, materialized, materialized.backward,
+                                materialized.backward_realized, materialized.backward_kernel, forward, timeline);
+}
+
+PeakMemory simulate_backward_peak(const Graph& g, const Classification& c, const Extraction& e,
+                                  const NodeOpClasses& node_ops, const Materialized& rules, const Flags& stored,
+                                  const Flags& realized, const std::vector<int32_t>& kernel,
+                                  const ForwardPeak& forward, MemoryTimeline* timeline) {
+  const NodeId count = g.size();
+  PeakMemory m;
+  const PassSimulation sim{g, node_ops};
+  m.input_bytes = forward.input_bytes;
+  m.saved_bytes = forward.saved_bytes;
+  m.forward_peak_bytes = forward.peak_bytes;
+
+  // Backward: what the forward left (inputs, saved values, forward outputs)
+  // plus the tangents. Saved values are freed after their last reader;
+  // gradients are held to the end.
+  std::vector<NodeId> bw_order = e.bw_inputs();
+  Flags bw_input(count, false);
+  for (NodeId id : bw_order) bw_input[id] = true;
+  append_backward_order(g, e, bw_input, rules.order_from_first_tangent_reader, bw_order);
+  Flags bw_retained(count, false);
+  for (NodeId id : c.bwd_outputs) {
+    if (id != kNoNode) bw_retained[id] = true;
+  }
+  for (NodeId id : c.inputs) bw_retained[id] = true;
+  uint64_t live = forward.live_after;
+  for (NodeId id : e.grad_inputs) {
+    if (g[id].input_kind == InputKind::Tangent) live += g[id].size_bytes;
+  }
+  m.backward_peak_bytes = live;
+  std::string bw_at = bw_order.empty() ? "" : std::string(g[bw_order.front()].name);
+  Flags recomputed(count, false);
+  for (NodeId id : e.recomputed) recomputed[id] = true;
+  PassTrace trace;
+  sim.run(bw_order, bw_input, bw_retained, stored, realized, rules, kernel, recomputed, live, m.backward_peak_bytes,
+          bw_at, timeline ? &trace : nullptr);
+
+  if (m.backward_peak_bytes > m.forward_peak_bytes) {
+    m.peak_bytes = m.backward_peak_bytes;
+    m.peak_at = bw_at;
+    m.peak_pass = "backward";
+  } else {
+    m.peak_bytes = m.forward_peak_bytes;
+    m.peak_at = forward.peak_at;
+    m.peak_pass = "forward";
+  }
+  if (timeline) record_backward(g, c, e, node_ops, bw_order, trace, m.peak_pass == "backward", *timeline);
+  return m;
+}
+
+PeakMemory simulate_peak_memory(const Graph& g, const Classification& c, const Extraction& e, const OpClasses& ops,
+                                const Materialized& materialized, MemoryTimeline* timeline) {
+  return simulate_peak_memory(g, c, e, NodeOpClasses(g, ops), materialized, timeline);
+}
+
+PeakMemory simulate_peak_memory(const Graph& g, const Classification& c, const Extraction& e,
+                                const NodeOpClasses& node_ops, const Materialized& materialized,
+                                MemoryTimeline* timeline) {
+  return simulate_backward_peak(g, c, e, node_ops, materialized,
+                                simulate_forward_peak(g, c, e, node_ops, materialized, timeline), timeline);
+}
+
+}  // namespace pt

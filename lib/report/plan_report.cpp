@@ -1,0 +1,85 @@
+#include "report/plan_report.h"
+
+#include "graph/human_units.h"
+#include "report/json_writer.h"
+
+namespace pt {
+
+namespace {
+
+std::string plan_line(const PlanCandidate& c) {
+  return human_bytes(c.peak_bytes) + " peak, " + human_seconds(c.step_seconds) + " step: " + c.description();
+}
+
+void candidate_json(JsonWriter& w, std::string_view key, const PlanCandidate& c) {
+  w.key(key);
+  w.begin_object();
+  w.field("family", std::string(family_name(c.family)));
+  w.field("knob", c.description());
+  w.field("peak_bytes", c.peak_bytes);
+  w.field("peak_at", c.peak_at);
+  w.field("peak_pass", c.peak_pass);
+  w.field("step_seconds", c.step_seconds);
+  w.end_object();
+}
+
+}  // namespace
+
+void write_plan_text(std::ostream& out, const MemoryPlan& plan) {
+  out << "\nPlan (memory_limit " << human_bytes(plan.limit) << ")\n";
+  out << "  chosen         " << plan_line(plan.chosen) << "\n";
+  out << "  found by       " << family_name(plan.chosen.family) << "; " << plan.optimality << "\n";
+  if (plan.best_knob) out << "  best knob      " << plan_line(*plan.best_knob) << "\n";
+  else out << "  best knob      none of PyTorch's knob plans fits\n";
+  if (plan.rejected) out << "  next best      " << plan_line(*plan.rejected) << " (rejected: " << plan.rejected_why << ")\n";
+  out << "  search         " << plan.candidate_count << " candidates in " << human_seconds(plan.search_seconds) << "\n";
+}
+
+void write_plan_json(JsonWriter& w, const std::optional<MemoryPlan>& plan) {
+  w.key("plan");
+  if (!plan) {
+    w.null_value();
+    return;
+  }
+  w.begin_object();
+  w.field("memory_limit", plan->limit);
+  w.field("peak_bytes", plan->chosen.peak_bytes);
+  w.field("step_seconds", plan->chosen.step_seconds);
+  w.field("found_by", std::string(family_name(plan->chosen.family)));
+  w.field("proven_optimal", plan->proven_optimal);
+  w.field("optimality", plan->optimality);
+  candidate_json(w, "chosen", plan->chosen);
+  if (plan->best_knob) candidate_json(w, "best_knob", *plan->best_knob);
+  else {
+    w.key("best_knob");
+    w.null_value();
+  }
+  if (plan->rejected) {
+    candidate_json(w, "rejected", *plan->rejected);
+    w.field("rejected_why", plan->rejected_why);
+  } else {
+    w.key("rejected");
+    w.null_value();
+  }
+  w.field("candidates", static_cast<uint64_t>(plan->candidate_count));
+  w.field("knob_candidates", static_cast<uint64_t>(plan->knob_count));
+  w.field("search_seconds", plan->search_seconds);
+  w.end_object();
+}
+
+void write_plan_markdown(std::ostream& out, const MemoryPlan& plan) {
+  out << "\n### Plan (memory_limit " << human_bytes(plan.limit) << ")\n\n";
+  out << "| | peak | step | plan |\n|---|---:|---:|---|\n";
+  auto row = [&](const char* what, const PlanCandidate& c) {
+    out << "| " << what << " | " << human_bytes(c.peak_bytes) << " | " << human_seconds(c.step_seconds) << " | "
+        << c.description() << " |\n";
+  };
+  row("chosen", plan.chosen);
+  if (plan.best_knob) row("best knob", *plan.best_knob);
+  if (plan.rejected) row("next best (rejected)", *plan.rejected);
+  out << "\nFound by " << family_name(plan.chosen.family) << "; " << plan.optimality << ".";
+  if (plan.rejected) out << " Next best rejected: " << plan.rejected_why << ".";
+  out << "\n";
+}
+
+}  // namespace pt

@@ -1,0 +1,86 @@
+// Device presets and custom bandwidths for the bandwidth model.
+#include <doctest/doctest.h>
+
+#include "graph/errors.h"
+#include "estimate/bandwidth_options.h"
+#include "estimate/device.h"
+
+TEST_CASE("device presets carry datasheet bandwidth and dense bf16 peak") {
+  const pt::Device a100 = pt::parse_device("a100");
+  CHECK(a100.bytes_per_second == 1.555e12);
+  CHECK(a100.flops_per_second == 312e12);
+  CHECK(pt::parse_device("h100").bytes_per_second == 3.35e12);
+  CHECK(pt::parse_device("h100").flops_per_second == 989e12);
+  CHECK(pt::parse_device("h200").bytes_per_second == 4.8e12);
+  CHECK(pt::parse_device("h200").flops_per_second == 989e12);
+  // float32 matmuls run on TF32 tensor cores at half the bf16 rate.
+  CHECK(a100.fp32_flops_per_second == 156e12);
+  CHECK(pt::parse_device("h200").fp32_flops_per_second == 494e12);
+  CHECK(pt::parse_device("2e12:400e12").fp32_flops_per_second == 200e12);
+}
+
+TEST_CASE("h100 and h200 carry their measured efficiencies; unmeasured presets and numbers run at their peaks") {
+  const pt::Device h200 = pt::parse_device("h200");
+  // docs/predictions.md: a 3.3 GB copy at 4.24e12 B/s; cuBLAS at 616e12 bf16, 300e12 TF32.
+  CHECK(h200.memory_efficiency == 0.88);
+  CHECK(h200.matmul_efficiency == 0.62);
+  // docs/prediction_accuracy.md: on an H100 a 3.3 GB copy at 2.98e12 B/s,
+  // cuBLAS at 616e12 bf16; cuDNN's convolutions of a ResNet-50 step at 0.3
+  // of the peaks, on both chips (the same compute).
+  const pt::Device h100 = pt::parse_device("h100");
+  CHECK(h100.memory_efficiency == 0.89);
+  CHECK(h100.matmul_efficiency == 0.62);
+  CHECK(h100.conv_efficiency == 0.30);
+  CHECK(h200.conv_efficiency == 0.30);
+  // The same chip: the fused kernels' arithmetic, the cached rows and
+  // attention's rates are the H200's.
+  CHECK(h100.erf_seconds == h200.erf_seconds);
+  CHECK(h100.exp_seconds == h200.exp_seconds);
+  CHECK(h100.cached_row_bytes == h200.cached_row_bytes);
+  CHECK(h100.attention.forward.rate_d64 == h200.attention.forward.rate_d64);
+  CHECK(h100.attention.causal_backward.s0 == h200.attention.causal_backward.s0);
+  for (const char* name : {"a100", "h200-measured", "2e12", "2e12:400e12"}) {
+    CAPTURE(name);
+    CHECK(pt::parse_device(name).memory_efficiency == 1);
+    CHECK(pt::parse_device(name).matmul_efficiency == 1);
+    CHECK(pt::parse_device(name).conv_efficiency == 1);
+  }
+}
+
+TEST_CASE("h200-measured: what an H200 achieved (docs/predictions.md)") {
+  const pt::Device d = pt::parse_device("h200-measured");
+  CHECK(d.bytes_per_second == 4.2e12);
+  CHECK(d.flops_per_second == 616e12);
+  CHECK(d.fp32_flops_per_second == 300e12);
+}
+
+TEST_CASE("a number is a bandwidth in bytes per second, with an optional peak FLOP/s") {
+  const pt::Device d = pt::parse_device("2e12");
+  CHECK(d.name == "2e12");
+  CHECK(d.bytes_per_second == 2e12);
+  CHECK(d.flops_per_second == 989e12);
+  CHECK(pt::parse_device("2e12:400e12").flops_per_second == 400e12);
+  for (const char* bad : {"", "b200", "-1", "0", "1e12:", "1e12:x", "inf"}) {
+    CAPTURE(bad);
+    CHECK_THROWS_AS(pt::parse_device(bad), pt::SettingsError);
+  }
+}
+
+TEST_CASE("bandwidth options are set by name; unknown keys and bad values are settings errors") {
+  pt::BandwidthOptions o;
+  pt::set_bandwidth_assignment(o, "indexing_reads_selection=false");
+  CHECK_FALSE(o.indexing_reads_selection);
+  pt::set_bandwidth_assignment(o, "join_search_limit=10");
+  pt::set_bandwidth_assignment(o, "realize_reused_values=false");
+  CHECK_FALSE(o.realize_reused_values);
+  pt::set_bandwidth_assignment(o, "apply_device_efficiency=off");
+  CHECK_FALSE(o.apply_device_efficiency);
+  pt::set_bandwidth_assignment(o, "sources_live_to_readers=false");
+  pt::set_bandwidth_assignment(o, "write_in_place=0");
+  CHECK_FALSE(o.sources_live_to_readers);
+  CHECK_FALSE(o.write_in_place);
+  CHECK(o.join_search_limit == 10);
+  CHECK_THROWS_AS(pt::set_bandwidth_assignment(o, "fuse_everything=true"), pt::SettingsError);
+  CHECK_THROWS_AS(pt::set_bandwidth_assignment(o, "reductions_end_kernels=maybe"), pt::SettingsError);
+  CHECK_THROWS_AS(pt::set_bandwidth_assignment(o, "join_search_limit"), pt::SettingsError);
+}

@@ -1,0 +1,308 @@
+#include <doctest/doctest.h>
+
+#include "estimate/peak_memory.h"
+#include "partition/partitioner.h"
+#include "prepare/prepare.h"
+#include "prepare/text_graph.h"
+#include "estimate/bandwidth_model.h"
+
+using namespace pt;
+
+namespace {
+
+// x -> a = relu(x) -> b = relu(a) -> loss = sum(b); grad_x = tangents_1 * b.
+// Every tensor is float32 [4] (16 bytes) except loss (float32 [], 4 bytes).
+const char* kChain = R"(
+num_fwd_outputs: 1
+$P(x)
+$P(tangents_1)
+nodes { name: "a" op: "call_function" target: "aten.relu.default" args { node: "x" } $T op_tags: "pointwise" }
+nodes { name: "b" op: "call_function" target: "aten.relu.default" args { node: "a" } $T op_tags: "pointwise" }
+nodes { name: "loss" op: "call_function" target: "aten.sum.default" args { node: "b" }
+        val { tensor { dtype: "float32" device: "cpu" } } op_tags: "reduction" }
+nodes { name: "grad_x" op: "call_function" target: "aten.mul.Tensor" args { node: "tangents_1" } args { node: "b" } $T op_tags: "pointwise" }
+nodes { name: "output" op: "output" target: "output" args { list { items { node: "loss" } items { node: "grad_x" } } } }
+)";
+
+}  // namespace
+
+TEST_CASE("peak memory follows liveness through the forward and the backward") {
+  const Settings s;
+  const PrepareResult p = prepare(test::graph_from_text(kChain), s);
+  const Graph& g = p.graph;
+  const PartitionResult r = partition_graph(g, s);
+  REQUIRE(r.extraction.fw_saved_outputs().size() == 1);
+  REQUIRE(g[r.extraction.fw_saved_outputs()[0]].name == "x");  // a and b are recomputed
+
+  const PeakMemory m = simulate_peak_memory(g, r.classification, r.extraction, s.op_classes);
+  CHECK(m.input_bytes == 16);
+  CHECK(m.saved_bytes == 16);
+  // Forward: x (16) + a (16) + b (16) = 48 while b runs; a is freed after it.
+  CHECK(m.forward_peak_bytes == 48);
+  // Backward: x + loss (held) + tangents_1 = 36; recomputing a and b adds 32.
+  CHECK(m.backward_peak_bytes == 68);
+  CHECK(m.peak_bytes == 68);
+  CHECK(m.peak_pass == "backward");
+  CHECK(m.peak_at == "b");
+}
+
+TEST_CASE("saving a value keeps it alive from the forward into the backward") {
+  // With relu out of the recomputable set, b is banned (not in allowlist)
+  // and saved: it stays alive through the end of the forward.
+  Settings s;
+  s.set("recomputable_ops.remove", "aten.relu");
+  const PrepareResult p = prepare(test::graph_from_text(kChain), s);
+  const Graph& g = p.graph;
+  const PartitionResult r = partition_graph(g, s);
+  REQUIRE(r.extraction.fw_saved_outputs().size() == 1);
+  REQUIRE(g[r.extraction.fw_saved_outputs()[0]].name == "b");
+  const PeakMemory m = simulate_peak_memory(g, r.classification, r.extraction, s.op_classes);
+  CHECK(m.saved_bytes == 16);
+  CHECK(m.forward_peak_bytes == 48);  // x, a, b while b runs
+  // Backward starts with x, b (saved), loss and tangents_1 = 52; grad_x adds 16.
+  CHECK(m.backward_peak_bytes == 68);
+  CHECK(m.peak_at == "grad_x");
+}
+
+namespace {
+
+// a = relu(x) is recomputed; the backward first builds a 12,000-byte
+// temporary g1 (freed after g2), then reads a (with `backward_only_exp`, b =
+// exp(a), which only the backward reads) in grad_x.
+std::string recompute_after_temporary(bool backward_only_exp) {
+  const std::string f1000 = R"(val { tensor { shape: [1000] stride: [1] dtype: "float32" device: "cpu" } })";
+  const std::string last = backward_only_exp ? "b" : "a";
+  return R"(
+num_fwd_outputs: 1
+nodes { name: "x" op: "placeholder" target: "x" )" + f1000 + R"( }
+nodes { name: "tangents_1" op: "placeholder" target: "tangents_1" val { tensor { dtype: "float32" device: "cpu" } } }
+nodes { name: "a" op: "call_function" target: "aten.relu.default" args { node: "x" } )" + f1000 + R"( op_tags: "pointwise" }
+nodes { name: "loss" op: "call_function" target: "aten.sum.default" args { node: "a" }
+        val { tensor { dtype: "float32" device: "cpu" } } op_tags: "reduction" }
+)" + (backward_only_exp ? R"(nodes { name: "b" op: "call_function" target: "aten.exp.default" args { node: "a" } )" + f1000 +
+                              R"( op_tags: "pointwise" })"
+                        : std::string()) +
+         R"(
+nodes { name: "g1" op: "call_function" target: "aten.mul.Tensor" args { node: "tangents_1" } args { node: "x" }
+        val { tensor { shape: [3000] stride: [1] dtype: "float32" device: "cpu" } } op_tags: "pointwise" }
+nodes { name: "g2" op: "call_function" target: "aten.relu.default" args { node: "g1" } )" + f1000 + R"( op_tags: "pointwise" }
+nodes { name: "grad_x" op: "call_function" target: "aten.mul.Tensor" args { node: "g2" } args { node: ")" + last +
+         R"(" } )" + f1000 + R"( op_tags: "pointwise" }
+nodes { name: "output" op: "output" target: "output" args { list { items { node: "loss" } items { node: "grad_x" } } } }
+)";
+}
+
+// The backward peak of recompute_after_temporary under `m`'s rules.
+PeakMemory reorder_peak(bool backward_only_exp, const Materialized& m = {}) {
+  const Settings s;
+  const PrepareResult p = prepare(test::graph_from_text(recompute_after_temporary(backward_only_exp)), s);
+  const Graph& g = p.graph;
+  const PartitionResult r = partition_graph(g, s);
+  REQUIRE(r.extraction.recomputed.size() == 1);
+  REQUIRE(g[r.extraction.recomputed[0]].name == "a");
+  return simulate_peak_memory(g, r.classification, r.extraction, s.op_classes, m);
+}
+
+}  // namespace
+
+TEST_CASE("the backward runs a recomputed node just before its first reader, as PyTorch reorders it") {
+  // In joint-graph order a would be live from the backward's start, next to
+  // g1 and g2 (peak 24,004 B); placed before its reader grad_x, it is not.
+  const PeakMemory m = reorder_peak(false);
+  // Backward start: x (4000) + tangents_1 (4); then g1 (12000) and g2 (4000).
+  CHECK(m.backward_peak_bytes == 20004);
+  CHECK(m.peak_at == "g2");
+}
+
+TEST_CASE("with backward_order_from_tangents the backward starts at the first node that reads a tangent") {
+  // b is no recomputation (the forward does not compute it), yet it sits in
+  // the forward's part of the graph: the old walk starts there and computes
+  // a and b before g1, and b (4000) is live next to g1 and g2.
+  CHECK(reorder_peak(true).backward_peak_bytes == 24004);
+  // PyTorch starts at g1, the first reader of tangents_1, and computes a and
+  // b only for grad_x, after g1 is freed.
+  Materialized from_tangents;
+  from_tangents.order_from_first_tangent_reader = true;
+  const PeakMemory m = reorder_peak(true, from_tangents);
+  CHECK(m.backward_peak_bytes == 20004);
+  CHECK(m.peak_at == "g2");
+}
+
+TEST_CASE("a kernel's stored values are allocated when its first node runs, recomputed values at their own") {
+  // Order from tangents: g1, g2, a, b, grad_x. With b (the backward's own
+  // exp, 4000 B) in g1's kernel, b is allocated with g1, before that kernel
+  // launches, and is live next to g1 and g2.
+  Materialized m;
+  m.order_from_first_tangent_reader = true;
+  const Settings s;
+  const Graph g = prepare(test::graph_from_text(recompute_after_temporary(true)), s).graph;
+  m.backward_kernel.assign(static_cast<size_t>(g.size()), -1);
+  m.backward_kernel[g.find("g1")] = 0;
+  m.backward_kernel[g.find("b")] = 0;
+  const PeakMemory launched = reorder_peak(true, m);
+  CHECK(launched.backward_peak_bytes == 24004);
+  CHECK(launched.peak_at == "g2");
+  // The recomputed a in that kernel too: PyTorch emits a recomputation just
+  // before its reader and Inductor fuses it there, so it stays at its node.
+  m.backward_kernel[g.find("a")] = 0;
+  CHECK(reorder_peak(true, m).backward_peak_bytes == 24004);
+  // Without kernels every value is allocated at its own node.
+  m.backward_kernel.clear();
+  CHECK(reorder_peak(true, m).backward_peak_bytes == 20004);
+}
+
+namespace {
+
+// e = exp(x) is saved (exp taken out of the recomputable set); the backward
+// computes u = tangents_1 * e in registers and stores w from u. `w_val` is
+// w's dtype: float32 (16 bytes, e's size) or bfloat16 (8 bytes).
+std::string saved_then_fused(const std::string& w_target, const std::string& w_dtype) {
+  const std::string f4 = R"(val { tensor { shape: [4] stride: [1] dtype: "float32" device: "cpu" } })";
+  return R"(
+num_fwd_outputs: 1
+nodes { name: "x" op: "placeholder" target: "x" )" + f4 + R"( }
+nodes { name: "tangents_1" op: "placeholder" target: "tangents_1" val { tensor { dtype: "float32" device: "cpu" } } }
+nodes { name: "e" op: "call_function" target: "aten.exp.default" args { node: "x" } )" + f4 + R"( op_tags: "pointwise" }
+nodes { name: "loss" op: "call_function" target: "aten.sum.default" args { node: "e" }
+        val { tensor { dtype: "float32" device: "cpu" } } op_tags: "reduction" }
+nodes { name: "u" op: "call_function" target: "aten.mul.Tensor" args { node: "tangents_1" } args { node: "e" } )" + f4 +
+         R"( op_tags: "pointwise" }
+nodes { name: "w" op: "call_function" target: ")" + w_target + R"(" args { node: "u" }
+        val { tensor { shape: [4] stride: [1] dtype: ")" + w_dtype + R"(" device: "cpu" } } op_tags: "pointwise" }
+nodes { name: "output" op: "output" target: "output" args { list { items { node: "loss" } items { node: "w" } } } }
+)";
+}
+
+// Backward peak with u kept in registers (only w is stored in the backward);
+// `u_realized`: u is a buffer of w's kernel (FusionGroups::realized).
+PeakMemory fused_backward_peak(const std::string& w_target, const std::string& w_dtype, bool sources_live = true,
+                               bool in_place = true, bool u_realized = false) {
+  Settings s;
+  s.set("recomputable_ops.remove", "aten.exp");
+  const PrepareResult p = prepare(test::graph_from_text(saved_then_fused(w_target, w_dtype)), s);
+  const Graph& g = p.graph;
+  const PartitionResult r = partition_graph(g, s);
+  REQUIRE(r.extraction.fw_saved_outputs().size() == 1);
+  REQUIRE(g[r.extraction.fw_saved_outputs()[0]].name == "e");
+  Materialized m{pt::Flags(static_cast<size_t>(g.size()), true),
+                 pt::Flags(static_cast<size_t>(g.size()), true)};
+  for (NodeId id = 0; id < g.size(); ++id) {
+    if (g[id].name == "u") m.backward[id] = false;
+  }
+  m.sources_live_to_readers = sources_live;
+  m.write_in_place = in_place;
+  if (u_realized) {
+    m.backward_realized.assign(static_cast<size_t>(g.size()), false);
+    for (NodeId id = 0; id < g.size(); ++id) m.backward_realized[id] = g[id].name == "u";
+  }
+  return simulate_peak_memory(g, r.classification, r.extraction, s.op_classes, m);
+}
+
+}  // namespace
+
+TEST_CASE("a value kept in registers keeps what it is computed from live until its reader runs") {
+  // Backward start: x (16, a primal), e (16, saved), loss (4), tangents_1 (4)
+  // = 40. w (bf16, 8 B) computes u again from e, so e is still live: 48.
+  // (Freeing e at u, its only direct reader, gave 40 - 16 + 8.)
+  const PeakMemory m = fused_backward_peak("prims.convert_element_type.default", "bfloat16");
+  CHECK(m.backward_peak_bytes == 48);
+  CHECK(m.peak_at == "w");
+  // sources_live_to_readers off: e is freed at u; the backward's start stays the peak.
+  CHECK(fused_backward_peak("prims.convert_element_type.default", "bfloat16", false).backward_peak_bytes == 40);
+}
+
+TEST_CASE("a fused output of a dying buffer's size and dtype is written in place (Inductor's inplace_buffers)") {
+  // w (float32, 16 B) is the last reader of the saved e, which the backward
+  // owns: w takes e's memory and the backward never goes above its start.
+  const PeakMemory m = fused_backward_peak("aten.relu.default", "float32");
+  CHECK(m.backward_peak_bytes == 40);
+  // write_in_place off: e and w are live together.
+  CHECK(fused_backward_peak("aten.relu.default", "float32", true, false).backward_peak_bytes == 56);
+}
+
+TEST_CASE("an output that reads the dying buffer only through a value its kernel realizes is not written in place") {
+  // Inductor decides in-place writes per realized value, from the buffers
+  // its own computation loads: w loads u's buffer, and u (float32 of e's
+  // size, not stored) cannot take e either. e and w are live together.
+  CHECK(fused_backward_peak("aten.relu.default", "float32", true, true, true).backward_peak_bytes == 56);
+}
+
+namespace {
+
+// The cross-entropy backward's shape on four elements: the saved bfloat16
+// e = exp(x) (exp taken out of the recomputable set) becomes the bfloat16
+// gradient w of e's size through float32 arithmetic in one kernel:
+// c = float32(e), m = c * tangents_1, then `links` additions of a constant,
+// then w = bfloat16(last). Inductor's op count of the last addition: loads
+// of e and tangents_1 (2), c and m (2), two per addition (the constant and
+// the add): 4 + 2 * links.
+std::string saved_then_long_chain(int links) {
+  const std::string bf = R"(val { tensor { shape: [4] stride: [1] dtype: "bfloat16" device: "cpu" } })";
+  std::string text = R"(
+num_fwd_outputs: 1
+nodes { name: "x" op: "placeholder" target: "x" )" + bf + R"( }
+nodes { name: "tangents_1" op: "placeholder" target: "tangents_1" )" + bf + R"( }
+nodes { name: "e" op: "call_function" target: "aten.exp.default" args { node: "x" } )" + bf + R"( op_tags: "pointwise" }
+nodes { name: "y" op: "call_function" target: "aten.neg.default" args { node: "e" } )" + bf + R"( op_tags: "pointwise" }
+nodes { name: "c" op: "call_function" target: "prims.convert_element_type.default" args { node: "e" }
+        args { dtype: "float32" } $T op_tags: "pointwise" }
+nodes { name: "m" op: "call_function" target: "aten.mul.Tensor" args { node: "c" } args { node: "tangents_1" } $T
+        op_tags: "pointwise" }
+)";
+  std::string last = "m";
+  for (int i = 1; i <= links; ++i) {
+    const std::string name = "a" + std::to_string(i);
+    text += "nodes { name: \"" + name + "\" op: \"call_function\" target: \"aten.add.Tensor\" args { node: \"" + last +
+            "\" } args { float: " + std::to_string(i) + ".5 } $T op_tags: \"pointwise\" }\n";
+    last = name;
+  }
+  text += R"(nodes { name: "w" op: "call_function" target: "prims.convert_element_type.default" args { node: ")" + last +
+          R"(" } args { dtype: "bfloat16" } )" + bf + R"( op_tags: "pointwise" }
+nodes { name: "output" op: "output" target: "output" args { list { items { node: "y" } items { node: "w" } } } }
+)";
+  return text;
+}
+
+BandwidthOptions realizing_large_expressions() {
+  BandwidthOptions o;
+  o.realize_large_expressions = true;
+  return o;
+}
+
+// The backward peak as the report computes it: the bandwidth model's
+// kernels decide what is stored and realized.
+PeakMemory chain_backward_peak(int links, const BandwidthOptions& o = realizing_large_expressions()) {
+  Settings s;
+  s.set("recomputable_ops.remove", "aten.exp");
+  const PrepareResult p = prepare(test::graph_from_text(saved_then_long_chain(links)), s);
+  const Graph& g = p.graph;
+  const PartitionResult r = partition_graph(g, s);
+  REQUIRE(r.extraction.fw_saved_outputs().size() == 1);
+  REQUIRE(g[r.extraction.fw_saved_outputs()[0]].name == "e");
+  const Device device{"test", 1e12, 1e15, 1e15};
+  return fused_peak_memory(g, r, s.op_classes, estimate_bandwidth(g, r, s.op_classes, device, o), o);
+}
+
+}  // namespace
+
+TEST_CASE("a gradient past Inductor's 30 ops is realized in float32 and not written into the bfloat16 input") {
+  // Backward start: x (a primal), e (saved), y (the forward's output) and
+  // tangents_1, 8 bytes each: 32. 13 additions: the last one is 30 ops,
+  // inlined into w, which loads e itself and takes over its memory.
+  const PeakMemory inlined = chain_backward_peak(13);
+  CHECK(inlined.backward_peak_bytes == 32);
+  // 14 additions: 32 ops. Inductor realizes the float32 sum in w's kernel;
+  // w reads that buffer, not e, and gets memory of its own: e's 8 bytes more.
+  const PeakMemory realized = chain_backward_peak(14);
+  CHECK(realized.backward_peak_bytes == 40);
+  // w is allocated when its kernel launches, at the kernel's first node c
+  // (allocate_at_kernel_launch); each at its own node, the peak is at w.
+  CHECK(realized.peak_at == "c");
+  BandwidthOptions per_node = realizing_large_expressions();
+  per_node.allocate_at_kernel_launch = false;
+  CHECK(chain_backward_peak(14, per_node).peak_at == "w");
+  // realize_large_expressions off: the long chain is inlined too.
+  BandwidthOptions off;
+  off.realize_large_expressions = false;
+  CHECK(chain_backward_peak(14, off).backward_peak_bytes == 32);
+}
