@@ -15,7 +15,7 @@ namespace pt {
 // inputs, depth first, with an explicit stack. Without this the simulation
 // kept every recomputed value alive from the backward's start: on an MLP
 // under a 0.1 budget it predicted 2.36 GB against 1.58 GB measured
-// (docs/predictions.md).
+// (docs/bandwidth_model.md).
 // With `from_first_tangent_reader` (BandwidthOptions::
 // backward_order_from_tangents) the walk follows PyTorch's
 // reordering_to_mimic_autograd_engine itself: every node from the first one

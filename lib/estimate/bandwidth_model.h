@@ -76,7 +76,7 @@ struct PassEstimate {
   uint64_t bytes_cached = 0;  // of bytes_loaded (KernelEstimate::bytes_cached)
   uint64_t flops = 0;
   double seconds = 0;
-  std::vector<KernelEstimate> kernels;  // those that store something or run a non-fusible op
+  std::vector<KernelEstimate> kernels;  // those that store something or compute a non-fusible op
   std::vector<Transfer> transfers;      // the kernels' loads and stores (KernelEstimate::transfers_at)
   Flags stored;             // per joint node: written to memory (peak_memory.h's Materialized)
   Flags realized;           // per joint node: FusionGroups::realized

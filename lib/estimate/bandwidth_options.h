@@ -27,7 +27,7 @@ struct BandwidthOptions {
   // it, a chain the backward recomputes (a residual stream summed over every
   // layer) was recomputed from all its inputs in every reader, and the
   // recomputation traffic of memory budgets came out ~3x what an H200
-  // measured (docs/predictions.md). Off: values are computed again wherever
+  // measured (docs/bandwidth_model.md). Off: values are computed again wherever
   // read (recompute_fused_inputs alone).
   bool realize_reused_values = true;
   // With realize_reused_values: Inductor's lowering also realizes a
@@ -40,13 +40,13 @@ struct BandwidthOptions {
   // (29 ops with them saved, 31 recomputed, on GPT, GPT-2, ViT, the MLPs and
   // linear_ce): Inductor then realizes the float32 gradient inside the loss
   // kernel, and the bfloat16 gradient that reads it is not written in place
-  // into the logits (peak_memory.h; run F's generated code: a second
+  // into the logits (peak_memory.h; Inductor's generated code on the H200: a second
   // logits-sized buffer in all 13 loss kernels that realize the float32
   // gradient, in place in 26 of the 28 that do not; the other two pad the
   // vocabulary).
   // With backward_order_from_tangents, pad_is_pointwise and
   // allocate_at_kernel_launch it fixes nine peak pairs and loses none
-  // (docs/predictions_calibrated.md, sixth and seventh passes). Off: only the
+  // (measured on the H200, docs/bandwidth_model.md). Off: only the
   // read counts realize.
   bool realize_large_expressions = true;
   // constant_pad_nd is fused like a pointwise op (Inductor lowers it to a
@@ -80,7 +80,7 @@ struct BandwidthOptions {
   // once (Inductor computes a value the kernel holds twice, the recomputed
   // GELU and the GELU backward's own erf of the same input, once). GELU
   // kernels run at ~2.5 TB/s on an H200, bound by erf: an extra store costs
-  // them ~18 us where bytes alone said 64 (docs/predictions_calibrated.md,
+  // them ~18 us where bytes alone said 64 (docs/bandwidth_model.md,
   // fifth pass). An online softmax's exp counts twice (pass_cost.cpp).
   // Off: fused kernels cost their bytes only.
   bool fused_compute_floor = true;
@@ -117,7 +117,7 @@ struct BandwidthOptions {
   // Peak memory: a backward kernel's stored values, recomputed forward
   // values excepted, are allocated when its first node runs, as Inductor
   // allocates a kernel's outputs before launching it (estimate/peak_memory.h's
-  // Materialized::backward_kernel; run K: ViT's residual-stream kernel
+  // Materialized::backward_kernel; on the H200, ViT's residual-stream kernel
   // allocates ten layers' LayerNorm-backward values at once, 0.28 GB the
   // model missed). Off: each value is allocated at its own node.
   bool allocate_at_kernel_launch = true;

@@ -50,12 +50,12 @@ constexpr Preset kPresets[] = {
     // the H200's (below): the same SMs and caches.
     {"h100", 3.35e12, 989e12, 494e12, 0.89, 0.62, 1.59e-12, 0.61e-12, 128 * 1024, kHopperAttention,
      kHopperConvEfficiency},
-    // Efficiencies measured on one H200 (docs/predictions.md, micro-benchmark):
+    // Efficiencies measured on one H200 (docs/bandwidth_model.md, micro-benchmark):
     // the roofline at datasheet peaks under-predicted every recomputed matmul
     // by 1.6x (bf16) to 3.3x (TF32). Off: --bandwidth-option apply_device_efficiency=false.
     // Convolutions: the H100's measurement (the same compute).
     // Fused kernels' arithmetic floor (bandwidth_model.h), from the kernel
-    // times of mlp_gelu_ln under the profiler (docs/predictions_calibrated.md):
+    // times of mlp_gelu_ln under the profiler (docs/bandwidth_model.md):
     // the forward GELU kernel (one erf per element) took 214 us for
     // 134M elements, 1.59 ps each, where its bytes take 127 us; the GELU
     // backward (erf and exp) 295 us, so an exp adds 0.61 ps. Off:

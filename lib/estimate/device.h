@@ -44,7 +44,7 @@ struct Device {
 //   h100  3.35e12 B/s  (H100 SXM),   989e12 FLOP/s dense bf16, 494e12 TF32
 //   h200  4.8e12 B/s   (H200 SXM),   989e12 FLOP/s dense bf16 (same compute as H100)
 // h100 and h200 run at fractions of those peaks measured on one card of each
-// (device.cpp; docs/prediction_accuracy.md, docs/predictions.md): memory
+// (device.cpp; docs/prediction_accuracy.md, docs/bandwidth_model.md): memory
 // 0.89 (H100) and 0.88 (H200) of the bandwidth (a 3.3 GB device copy),
 // matmuls 0.62 of the peaks (cuBLAS at linear_ce's logits shape), and
 // convolutions 0.30 (cuDNN's kernels of a ResNet-50 step); for fused kernels,
@@ -52,7 +52,7 @@ struct Device {
 // on mlp_gelu_ln), rows up to 128 KiB read again after their reduction from
 // the cache, and cuDNN attention's rates by sequence length and head size
 // (attention_rate.h). a100 was not measured and runs at its peaks;
-// one measured preset, what an H200 achieved (docs/predictions.md):
+// one measured preset, what an H200 achieved (docs/bandwidth_model.md):
 //   h200-measured  4.2e12 B/s (a 3.3 GB copy), 616e12 FLOP/s (a bf16 matmul
 //                  of linear_ce's logits shape), 300e12 FLOP/s fp32 (TF32)
 // or "<bytes-per-second>[:<flops-per-second>]" ("2e12", "2e12:400e12"); a bare

@@ -127,7 +127,7 @@ class Grouper {
 
   // Whether a non-fusible op (a matmul) reads `id`, directly or via views:
   // such a pad (Inductor's pad_mm operand) is a kernel of its own, its loop
-  // the padded size (run F: GPT-2's padded loss gradient). Fused into the
+  // the padded size (GPT-2's padded loss gradient, in Inductor's generated code). Fused into the
   // loss kernel, GPT-2's two 0.82 GB pads were allocated with its outputs.
   // Off with pad_is_pointwise=false (then every pad is a kernel of its own).
   bool feeds_own_kernel(NodeId id) const {

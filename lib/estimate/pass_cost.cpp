@@ -213,7 +213,7 @@ class PassCoster {
     // Every op with a FLOP formula, not only PyTorch's compute-intensive set:
     // that set (a partitioning rule) lacks cuDNN attention, which GPT-2 and
     // ViT run, and the backward's recomputed attention cost its bytes only
-    // (12 us of 46 per call on GPT-2, docs/predictions_calibrated.md,
+    // (12 us of 46 per call on GPT-2, docs/bandwidth_model.md,
     // fifth pass).
     if (!ke.fused) ke.flops = count_flops_if_readable(g_, roots.front());  // 0: memory time only
     const bool derate = o_.apply_device_efficiency;
@@ -304,7 +304,7 @@ class PassCoster {
   // (1024 elements): Inductor computes the max and the sum of exps in one
   // loop (online softmax), rescaling the running sum by exp(m_old - m_new)
   // at every element, so each element costs two exps. linear_ce's forward
-  // online-softmax kernel took 2903 us (run F) where one exp per element
+  // online-softmax kernel took 2903 us on the H200 where one exp per element
   // and the max's read give 1785 us, two give 2790; GPT-2's loss backward
   // grows by 810 us when no_reduction_ban recomputes it there.
   bool online_softmax_exp(NodeId c) const {

@@ -82,12 +82,12 @@ struct PassSimulation {
   // fused nodes by their first member, then topologically). ViT under
   // aggressive recomputation: the kernel that recomputes the residual stream
   // right after the loss also computes the float32 normalized values of ten
-  // layers' LayerNorm backward, with the rest 0.37 GB allocated at once (run
-  // K, docs/predictions_calibrated.md's seventh pass), where the model
+  // layers' LayerNorm backward, with the rest 0.37 GB allocated at once (measured
+  // on the H200, docs/bandwidth_model.md), where the model
   // allocated each before its own layer's backward: 0.28 GB below the
   // measured peak. A recomputed forward value (`recomputed`) stays at its own
   // node: PyTorch emits it just before its first reader, and Inductor mostly
-  // fuses it there, into that reader's kernel (run F: mlp_gelu_ln
+  // fuses it there, into that reader's kernel (mlp_gelu_ln
   // aggressive's early kernel stores the residual and two normalized values;
   // every recomputed LayerNorm output comes from its own layer's backward
   // kernel). ViT's early kernel also holds ten recomputed bfloat16 values
@@ -134,7 +134,7 @@ struct PassSimulation {
     // reader: `sources` follows unallocated values back to allocated ones.
     // Without it, a recomputed GELU's input was freed before the GELU
     // backward that reads it (an MLP under a 0.5 budget: 0.27 GB below the
-    // measured peak, docs/predictions_calibrated.md). Off:
+    // measured peak, docs/bandwidth_model.md). Off:
     // --bandwidth-option sources_live_to_readers=false.
     // sources[x] = pool[source_at[x], source_end[x]): one pool, not a vector
     // per node (graphs reach 10^6 nodes).
@@ -205,8 +205,7 @@ struct PassSimulation {
     }
     // The sources are read no more: their 17 bytes a node (15 MB at 10^6
     // nodes) go back before the two arrays below take 16 bytes a position,
-    // at the moment that sets the report's peak memory (docs/performance.md,
-    // "Session 19").
+    // at the moment that sets the report's peak memory.
     std::vector<NodeId>().swap(pool);
     std::vector<size_t>().swap(source_at);
     std::vector<size_t>().swap(source_end);

@@ -165,7 +165,7 @@ class SiblingMerger {
   // Inductor's can_fusion_increase_peak_memory: kernels further apart than
   // 64 scheduler nodes in the emitted order do not fuse (fusing them would
   // keep buffers alive longer). Counted here in graph nodes: the nine models
-  // of docs/predictions_calibrated.md run 4.1-6.1 graph nodes per kernel
+  // measured on the H200 (docs/bandwidth_model.md) run 4.1-6.1 graph nodes per kernel
   // launched (median 4.4), so 64 scheduler nodes are taken as 256 nodes.
   bool too_far_apart(int32_t a, int32_t b) const {
     constexpr NodeId kMaxSchedulerNodes = 64;

@@ -8,7 +8,7 @@
 // LayerNorm backward both read the saved input and statistics. Without it the
 // model charged every such recomputation a second read of its inputs, about
 // twice the extra traffic an H200 measured for memory budgets on the MLP
-// models (docs/predictions_calibrated.md, run F).
+// models (docs/bandwidth_model.md).
 //
 // Two fused kernels merge when
 //   - both read a buffer from memory whose element count is the largest

@@ -3,7 +3,7 @@
 // Why not Flags: it packs eight entries into a byte, so every
 // read is a load, a shift and a mask and every write a read-modify-write.
 // Those accesses were 2.5M of the 38M instructions of a gpt2_124m run
-// (callgrind, session 13, issue 7), in the per-node loops of extraction,
+// (callgrind), in the per-node loops of extraction,
 // the flow network, the fusion groups and the peak-memory simulation.
 // A Flag is a bool in its own byte: assigning any value stores true or
 // false, as with Flags, and it reads as a bool. A table costs

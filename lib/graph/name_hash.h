@@ -1,6 +1,6 @@
 // A fast hash for the short strings the tool looks up by the million: node
 // names ("add_123"), op packets ("aten.mm"), CSE keys. std::hash (murmur,
-// out of line) was the top symbol of a 10^6-node run (issue 7); this one is
+// out of line) was the top symbol of a 10^6-node run; this one is
 // inline, reads 8-byte words, mixes each by multiply and rotate, and ends
 // with an avalanche so the low bits (a table's slot index) depend on every
 // byte. Not for untrusted-input hash flooding: the tables here hold names

@@ -2,7 +2,7 @@
 // Every stage asks the op classes about every node's packet; when the packet
 // viewed the node's own target string in the protobuf message, each query
 // was a cache miss into a 10^6-node message (most of PacketSet::contains'
-// time, issue 7). A graph has a few hundred distinct packets: interned, they
+// time). A graph has a few hundred distinct packets: interned, they
 // stay in cache.
 #pragma once
 

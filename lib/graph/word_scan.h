@@ -3,7 +3,7 @@
 // records (wire_canonical.cpp), the name scan's control characters
 // (printable.cpp) and the JSON writer's escapes (json_writer.cpp). Each
 // ended its strings byte by byte, a fifth to two fifths of its instructions
-// (issue 7, docs/performance.md "Session 25").
+// (docs/performance.md).
 #pragma once
 
 #include <cstdint>

@@ -1,5 +1,5 @@
 // LEMON's Preflow on exact integer capacities of any width, and the cut
-// PyTorch takes from its result (DESIGN.md section 4): the sink side is
+// PyTorch takes from its result (docs/design.md section 4): the sink side is
 // every vertex that can still reach the sink in the residual network. That
 // set is the smallest sink side among all minimum cuts, so it does not
 // depend on which maximum flow the solver found. LEMON's own minCut() may

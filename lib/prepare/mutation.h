@@ -15,7 +15,7 @@ namespace pt {
 bool is_operator_overload(std::string_view target);
 // The same for a validated node, from its interned packet and the target's
 // length only: per-node loops on 10^6 nodes missed the cache on every target
-// string (1% of the run, issue 7).
+// string (1% of the run).
 bool is_operator_overload(const Node& n);
 
 // The counter of CSE's mutation regions steps at these nodes. Overloads: the

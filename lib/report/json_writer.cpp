@@ -16,7 +16,7 @@ namespace {
 
 // A 10^6-node report is ~50 MB of JSON: append each token to the buffer,
 // instead of building a std::string per string and going through operator<<
-// per character or per number (issue 7).
+// per character or per number .
 
 // Whether any of the 16 bytes at p is a control character, '"' or '\\', in
 // GCC's portable vector types (SSE2 on x86-64).

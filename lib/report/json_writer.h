@@ -70,7 +70,7 @@ class JsonWriter {
   // Room for `n` more bytes at the end of the pending output, which the
   // caller fills: a token is one size check and its bytes copied (a
   // std::string append per piece, several per token, was ~300
-  // instructions a key on gpt2_124m's report; issue 7).
+  // instructions a key on gpt2_124m's report).
   char* extend(size_t n) {
     const size_t at = size_;
     if (at + n > buf_.size()) buf_.resize(std::max(2 * buf_.size(), at + n));

@@ -1,6 +1,6 @@
 // A set of op packets ("aten.mm"), asked about every node by every stage.
 // std::unordered_set<std::string> spent about a tenth of a 10^6-node run in
-// its lookups (issue 7): a bucket array, a heap node and often a heap string
+// its lookups: a bucket array, a heap node and often a heap string
 // per packet, each a likely cache miss once the graph has evicted them. This
 // set keeps its packets back to back in one buffer and finds them through
 // one small open-addressing table of (hash, offset, length) slots, so a

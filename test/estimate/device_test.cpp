@@ -21,7 +21,7 @@ TEST_CASE("device presets carry datasheet bandwidth and dense bf16 peak") {
 
 TEST_CASE("h100 and h200 carry their measured efficiencies; unmeasured presets and numbers run at their peaks") {
   const pt::Device h200 = pt::parse_device("h200");
-  // docs/predictions.md: a 3.3 GB copy at 4.24e12 B/s; cuBLAS at 616e12 bf16, 300e12 TF32.
+  // docs/bandwidth_model.md: a 3.3 GB copy at 4.24e12 B/s; cuBLAS at 616e12 bf16, 300e12 TF32.
   CHECK(h200.memory_efficiency == 0.88);
   CHECK(h200.matmul_efficiency == 0.62);
   // docs/prediction_accuracy.md: on an H100 a 3.3 GB copy at 2.98e12 B/s,
@@ -47,7 +47,7 @@ TEST_CASE("h100 and h200 carry their measured efficiencies; unmeasured presets a
   }
 }
 
-TEST_CASE("h200-measured: what an H200 achieved (docs/predictions.md)") {
+TEST_CASE("h200-measured: what an H200 achieved (docs/bandwidth_model.md)") {
   const pt::Device d = pt::parse_device("h200-measured");
   CHECK(d.bytes_per_second == 4.2e12);
   CHECK(d.flops_per_second == 616e12);
