@@ -11,7 +11,7 @@ bool live_during(const ValueLifetime& v, size_t step) {
   return static_cast<size_t>(v.first) <= step && step <= static_cast<size_t>(v.last);
 }
 
-LiveValue live_value(const Graph& g, const ValueLifetime& v, size_t step) {
+LiveValue live_value(const ValueLifetime& v, size_t step) {
   LiveValue out;
   out.node = v.node;
   out.bytes = v.bytes;
@@ -51,12 +51,12 @@ void add_buckets(const std::vector<CategoryBytes>& by_step, size_t from, size_t 
 // step: lifetimes in size order each join the points their life spans that
 // are not yet full; `next` skips full points (path-halving), so a lifetime
 // costs the points it joins, not the points it spans.
-void add_largest(const Graph& g, const MemoryTimeline& t, size_t members, std::vector<MemoryPoint>& points) {
+void add_largest(const MemoryTimeline& t, size_t members, std::vector<MemoryPoint>& points) {
   std::vector<size_t> order(t.lifetimes.size());
   std::iota(order.begin(), order.end(), size_t{0});
   std::erase_if(order, [&](size_t i) { return t.lifetimes[i].bytes == 0; });
   std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    return larger(live_value(g, t.lifetimes[a], 0), live_value(g, t.lifetimes[b], 0));
+    return larger(live_value(t.lifetimes[a], 0), live_value(t.lifetimes[b], 0));
   });
   std::vector<size_t> next(points.size() + 1);
   std::iota(next.begin(), next.end(), size_t{0});
@@ -76,7 +76,7 @@ void add_largest(const Graph& g, const MemoryTimeline& t, size_t members, std::v
     const ValueLifetime& v = t.lifetimes[i];
     const auto lo = static_cast<size_t>(step_before(static_cast<size_t>(v.first)));
     for (size_t k = open_from(lo); k < points.size() && live_during(v, points[k].step); k = open_from(k + 1)) {
-      points[k].largest.push_back(live_value(g, v, points[k].step));
+      points[k].largest.push_back(live_value(v, points[k].step));
       if (points[k].largest.size() >= members) next[k] = k + 1;
     }
   }
@@ -94,10 +94,10 @@ std::string_view memory_category_name(MemoryCategory c) {
   return "temporaries";
 }
 
-std::vector<LiveValue> live_at(const Graph& g, const MemoryTimeline& t, size_t step) {
+std::vector<LiveValue> live_at(const Graph& /*g: the graph t was recorded on*/, const MemoryTimeline& t, size_t step) {
   std::vector<LiveValue> out;
   for (const ValueLifetime& v : t.lifetimes) {
-    if (live_during(v, step)) out.push_back(live_value(g, v, step));
+    if (live_during(v, step)) out.push_back(live_value(v, step));
   }
   std::sort(out.begin(), out.end(), larger);
   return out;
@@ -132,7 +132,7 @@ std::string_view live_reason_code(LiveReason reason) {
 
 uint64_t total_bytes(const CategoryBytes& b) { return std::accumulate(b.begin(), b.end(), uint64_t{0}); }
 
-std::vector<CategoryBytes> bytes_by_step(const Graph& g, const MemoryTimeline& t) {
+std::vector<CategoryBytes> bytes_by_step(const MemoryTimeline& t) {
   // Each lifetime adds its bytes at its first step and takes them back
   // after its last: one pass over the lifetimes, one over the steps.
   std::vector<CategoryBytes> delta(t.steps.size() + 1, CategoryBytes{});
@@ -158,14 +158,14 @@ std::vector<MemoryPoint> memory_curve(const Graph& g, const MemoryTimeline& t, s
   std::vector<MemoryPoint> out;
   const size_t steps = t.steps.size();
   if (steps == 0 || max_points == 0) return out;
-  const std::vector<CategoryBytes> by_step = bytes_by_step(g, t);
+  const std::vector<CategoryBytes> by_step = bytes_by_step(t);
   // The points shared by the passes in proportion to their steps, one at least each.
   const size_t forward = t.backward_from;
   size_t forward_points = forward == 0 ? 0 : std::max<size_t>(1, max_points * forward / steps);
   if (forward < steps && forward_points >= max_points) forward_points = max_points - 1;
   add_buckets(by_step, 0, forward, std::max<size_t>(1, forward_points), out);
   add_buckets(by_step, forward, steps, std::max<size_t>(1, max_points - forward_points), out);
-  if (members > 0) add_largest(g, t, members, out);
+  if (members > 0) add_largest(t, members, out);
   return out;
 }
 

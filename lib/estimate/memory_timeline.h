@@ -86,7 +86,7 @@ std::string_view live_reason_code(LiveReason reason);
 // Live bytes per category at every step.
 using CategoryBytes = std::array<uint64_t, kMemoryCategoryCount>;
 uint64_t total_bytes(const CategoryBytes& b);
-std::vector<CategoryBytes> bytes_by_step(const Graph& g, const MemoryTimeline& t);
+std::vector<CategoryBytes> bytes_by_step(const MemoryTimeline& t);
 
 // The curve aggregated to at most `max_points` points: consecutive steps
 // share a bucket (never across the forward/backward boundary), shown at its

@@ -39,7 +39,7 @@ uint64_t sum_bytes(const std::vector<LiveValue>& live) {
 
 uint64_t highest_step(const Graph& g, const MemoryTimeline& t) {
   uint64_t top = 0;
-  for (const CategoryBytes& b : bytes_by_step(g, t)) top = std::max(top, total_bytes(b));
+  for (const CategoryBytes& b : bytes_by_step(t)) top = std::max(top, total_bytes(b));
   return top;
 }
 
