@@ -154,7 +154,7 @@ std::vector<CategoryBytes> bytes_by_step(const MemoryTimeline& t) {
   return out;
 }
 
-std::vector<MemoryPoint> memory_curve(const Graph& g, const MemoryTimeline& t, size_t max_points, size_t members) {
+std::vector<MemoryPoint> memory_curve(const Graph& /*g: the graph t was recorded on*/, const MemoryTimeline& t, size_t max_points, size_t members) {
   std::vector<MemoryPoint> out;
   const size_t steps = t.steps.size();
   if (steps == 0 || max_points == 0) return out;
