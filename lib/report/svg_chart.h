@@ -2,6 +2,8 @@
 // escaping, coordinates and an axis with round ticks.
 #pragma once
 
+#include <functional>
+#include <ostream>
 #include <string>
 #include <string_view>
 
@@ -21,5 +23,11 @@ struct Axis {
   Axis(double min, double max);
   double at(double v, double from, double to) const { return from + (v - lo) / (hi - lo) * (to - from); }
 };
+
+// Grey grid lines at every tick of both axes, the tick labels below the
+// x axis and left of the y axis, and the plot's frame. The plot spans
+// x0..x1 and y0 (bottom) .. y1 (top).
+void draw_grid(std::ostream& out, const Axis& ax, const Axis& ay, double x0, double x1, double y0, double y1,
+               const std::function<std::string(double)>& x_label, const std::function<std::string(double)>& y_label);
 
 }  // namespace pt

@@ -55,20 +55,9 @@ void write_limit_frontier_svg(std::ostream& out, const SweepResult& r) {
   out << "<text x=\"" << kLeft << "\" y=\"42\" fill=\"#555\">" << tool.size() << " limits with a plan ("
       << r.rows.size() - tool.size() << " without); filled: the plan each limit gets; hollow squares: "
       << "activation_memory_budget (times for " << xml(r.device) << ")</text>\n";
-  for (double v = ax.lo; v <= ax.hi + ax.step / 2; v += ax.step) {
-    const double x = ax.at(v, x0, x1);
-    out << "<line x1=\"" << num(x) << "\" y1=\"" << num(y0) << "\" x2=\"" << num(x) << "\" y2=\"" << num(y1)
-        << "\" stroke=\"#e4e4e4\"/>\n<text x=\"" << num(x) << "\" y=\"" << num(y0 + 18)
-        << "\" text-anchor=\"middle\">" << human_bytes(static_cast<uint64_t>(std::llround(v))) << "</text>\n";
-  }
-  for (double v = ay.lo; v <= ay.hi + ay.step / 2; v += ay.step) {
-    const double y = ay.at(v, y0, y1);
-    out << "<line x1=\"" << num(x0) << "\" y1=\"" << num(y) << "\" x2=\"" << num(x1) << "\" y2=\"" << num(y)
-        << "\" stroke=\"#e4e4e4\"/>\n<text x=\"" << num(x0 - 8) << "\" y=\"" << num(y + 4)
-        << "\" text-anchor=\"end\">" << human_seconds(v / 1e3) << "</text>\n";
-  }
-  out << "<rect x=\"" << num(x0) << "\" y=\"" << num(y1) << "\" width=\"" << num(x1 - x0) << "\" height=\""
-      << num(y0 - y1) << "\" fill=\"none\" stroke=\"#333\"/>\n";
+  draw_grid(out, ax, ay, x0, x1, y0, y1,
+            [](double v) { return human_bytes(static_cast<uint64_t>(std::llround(v))); },
+            [](double v) { return human_seconds(v / 1e3); });
   out << "<text x=\"" << num((x0 + x1) / 2) << "\" y=\"" << num(kHeight - 22)
       << "\" text-anchor=\"middle\">simulated peak memory (memory.peak_bytes)</text>\n";
   out << "<text transform=\"translate(18 " << num((y0 + y1) / 2)
@@ -145,20 +134,9 @@ void write_sweep_svg(std::ostream& out, const SweepResult& r, PlotMemory xm) {
       << "; filled: Pareto-optimal; hover a point for its row (times for " << xml(r.device) << ")</text>\n";
 
   // Grid, ticks and axis titles.
-  for (double v = ax.lo; v <= ax.hi + ax.step / 2; v += ax.step) {
-    const double x = ax.at(v, x0, x1);
-    out << "<line x1=\"" << num(x) << "\" y1=\"" << num(y0) << "\" x2=\"" << num(x) << "\" y2=\"" << num(y1)
-        << "\" stroke=\"#e4e4e4\"/>\n<text x=\"" << num(x) << "\" y=\"" << num(y0 + 18)
-        << "\" text-anchor=\"middle\">" << human_bytes(static_cast<uint64_t>(std::llround(v))) << "</text>\n";
-  }
-  for (double v = ay.lo; v <= ay.hi + ay.step / 2; v += ay.step) {
-    const double y = ay.at(v, y0, y1);
-    out << "<line x1=\"" << num(x0) << "\" y1=\"" << num(y) << "\" x2=\"" << num(x1) << "\" y2=\"" << num(y)
-        << "\" stroke=\"#e4e4e4\"/>\n<text x=\"" << num(x0 - 8) << "\" y=\"" << num(y + 4)
-        << "\" text-anchor=\"end\">" << human_flops(static_cast<uint64_t>(std::llround(v))) << "</text>\n";
-  }
-  out << "<rect x=\"" << num(x0) << "\" y=\"" << num(y1) << "\" width=\"" << num(x1 - x0) << "\" height=\""
-      << num(y0 - y1) << "\" fill=\"none\" stroke=\"#333\"/>\n";
+  draw_grid(out, ax, ay, x0, x1, y0, y1,
+            [](double v) { return human_bytes(static_cast<uint64_t>(std::llround(v))); },
+            [](double v) { return human_flops(static_cast<uint64_t>(std::llround(v))); });
   out << "<text x=\"" << num((x0 + x1) / 2) << "\" y=\"" << num(kHeight - 22)
       << "\" text-anchor=\"middle\">"
       << (xm == PlotMemory::Peak ? "peak activation memory (memory.peak_bytes)" : "bytes saved for the backward (saved_bytes)")
