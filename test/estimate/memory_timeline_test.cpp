@@ -10,6 +10,7 @@
 #include "partition/partitioner.h"
 #include "pipeline/pipeline.h"
 #include "prepare/prepare.h"
+#include "estimate/chain_graph.h"
 #include "prepare/text_graph.h"
 #include "estimate/bandwidth_model.h"
 #include "report/report_model.h"
@@ -18,19 +19,8 @@ using namespace pt;
 
 namespace {
 
-// x -> a = relu(x) -> b = relu(a) -> loss = sum(b); grad_x = tangents_1 * b
-// (peak_memory_test.cpp's chain). Tensors are float32 [4] (16 bytes), loss 4 bytes.
-const char* kChain = R"(
-num_fwd_outputs: 1
-$P(x)
-$P(tangents_1)
-nodes { name: "a" op: "call_function" target: "aten.relu.default" args { node: "x" } $T op_tags: "pointwise" }
-nodes { name: "b" op: "call_function" target: "aten.relu.default" args { node: "a" } $T op_tags: "pointwise" }
-nodes { name: "loss" op: "call_function" target: "aten.sum.default" args { node: "b" }
-        val { tensor { dtype: "float32" device: "cpu" } } op_tags: "reduction" }
-nodes { name: "grad_x" op: "call_function" target: "aten.mul.Tensor" args { node: "tangents_1" } args { node: "b" } $T op_tags: "pointwise" }
-nodes { name: "output" op: "output" target: "output" args { list { items { node: "loss" } items { node: "grad_x" } } } }
-)";
+// The shared chain (estimate/chain_graph.h).
+const char* kChain = test::kChainGraph;
 
 uint64_t sum_bytes(const std::vector<LiveValue>& live) {
   return std::accumulate(live.begin(), live.end(), uint64_t{0},
