@@ -12,6 +12,8 @@ namespace pt {
 
 namespace {
 
+bool prepared_is_tuple(const Graph& g, NodeId id) { return g[id].value_kind == ValueKind::Tuple; }
+
 // What the search may recompute (value_search.h says why the others not).
 Flags recomputable_ops(const Graph& g, const PartitionResult& base, const Settings& s) {
   Flags ok(g.size(), false);
@@ -21,6 +23,15 @@ Flags recomputable_ops(const Graph& g, const PartitionResult& base, const Settin
     const bool seed = n.packet.find("seed") != std::string_view::npos;
     ok[id] = !s.op_classes.is_random(n) && !seed && n.recompute != Recompute::MustSave &&
              !n.packet.starts_with("_c10d_functional.") && !n.is_mutable && !n.impure;
+    // A getitem is recomputed by recomputing its tuple. When the tuple's op
+    // may not be recomputed, the getitem is saved: a tuple cannot be saved
+    // whole (the forward's outputs are its items), so the search must stop
+    // at the item, never at the tuple. Node ids are topological, so the
+    // tuple's flag is final here.
+    if (n.packet == "operator.getitem" && !n.positional_inputs.empty()) {
+      const NodeId tuple = n.positional_inputs[0];
+      if (prepared_is_tuple(g, tuple) && !ok[tuple]) ok[id] = false;
+    }
   }
   return ok;
 }
@@ -85,11 +96,15 @@ std::vector<PlanCandidate> search_values(const Graph& prepared, const PartitionR
         for (NodeId id : r.extraction.recomputed) {
           if (!recomputable[id]) return;  // would recompute what must not be
         }
+        std::vector<NodeId> saved = r.extraction.fw_saved_outputs();
+        for (NodeId id : saved) {
+          if (prepared_is_tuple(prepared, id)) return;  // the bridge can only save tensors and symbols
+        }
         Move& m = moves[i];
         m.plan.family = PlanFamily::PerValueSearch;
         m.plan.origin = start.description();
         m.plan.moves = recomputed_values + static_cast<int>(batches[i]);
-        m.plan.saved = r.extraction.fw_saved_outputs();
+        m.plan.saved = std::move(saved);
         predict_plan(prepared, r, s, device, o, m.plan);
         m.result = std::move(r);
       } catch (const InfeasibleError&) {

@@ -80,6 +80,22 @@ TEST_CASE("memory limit bar on gpt2_124m") { check_bar(plan_corpus("gpt2_124m.pb
 TEST_CASE("memory limit bar on resnet18") { check_bar(plan_corpus("resnet18.pb")); }
 TEST_CASE("memory limit bar on gpt2_l24") { check_bar(plan_corpus("scale/gpt2_l24.pb")); }
 
+// A tuple is never saved whole: the forward outputs its items. The
+// per-value search must stop at the items of a tuple whose op may not be
+// recomputed (llama_gqa's cuDNN attention is seeded), never at the tuple,
+// which the bridge cannot apply.
+TEST_CASE("no candidate saves a tuple-valued node") {
+  for (const char* name : {"gpt2_124m.pb", "gpt2_dropout_l2.pb", "resnet18.pb", "../plan/graphs/llama_gqa.pb"}) {
+    CAPTURE(name);
+    const Planned p = plan_corpus(name);
+    const Graph& g = p.prepared.graph;
+    for (const PlanCandidate& c : p.candidates.all) {
+      CAPTURE(c.description());
+      for (NodeId id : c.saved) CHECK_MESSAGE(g[id].value_kind != ValueKind::Tuple, g[id].name);
+    }
+  }
+}
+
 TEST_CASE("the chosen plan's prediction is the report's") {
   const Planned p = plan_corpus("gpt2_124m.pb");
   const Settings base;
