@@ -51,13 +51,6 @@ def log(*a):
     print(f"[{time.time() - START:6.1f}s]", *a, flush=True)
 
 
-def write_json(path, obj):
-    tmp = path + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as f:
-        json.dump(obj, f, indent=1, default=str)
-    os.replace(tmp, path)
-
-
 # --- models: small enough that a dozen compiles fit the device time ----------
 
 def vit_l6(b=32):
@@ -95,20 +88,10 @@ def model(name):
 
 # --- worker ----------------------------------------------------------------
 
-def tensor_bytes(args, params):
-    import torch
-    seen, total = set(), 0
-    for t in list(params) + [a for a in args if isinstance(a, torch.Tensor)]:
-        key = t.untyped_storage().data_ptr()
-        if key not in seen:
-            seen.add(key)
-            total += t.untyped_storage().nbytes()
-    return total
-
-
 def measure_peak(c, w, params):
     import torch
     import measure_settings as ms
+    from measure_families import tensor_bytes
     peaks = []
     for _ in range(2):
         ms._zero(params)
@@ -194,6 +177,7 @@ def step_times(c, w, params, n):
 
 def worker(name):
     import torch
+    from measure_families import tensor_bytes, write_json
     from partition_tool_torch import PartitionToolPartitioner, RecordingPartitioner, cli
     torch.backends.cuda.matmul.allow_tf32 = True
     torch.backends.cudnn.allow_tf32 = True
