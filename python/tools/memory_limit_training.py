@@ -21,8 +21,8 @@ measurements then run one model at a time, after every worker has compiled):
   4. Measured for every compiled plan, from the same initial weights: the
      losses of --steps AdamW steps, the first step's gradients against the
      default plan's, the peak (as above), and the step time: --rounds rounds
-     over all plans, each timing --timed forward+backward steps queued back
-     to back (CUDA events; medians). The default plan is also trained twice:
+     over all plans, each timing --timed replays of a CUDA graph of one
+     forward+backward (GPU time; medians). The default plan is also trained twice:
      the run-to-run noise of PyTorch itself.
 Writes DIR/<model>.json and DIR/graphs/; memory_limit_table.py turns them into
 the table of docs/memory_limit.md.
@@ -159,8 +159,16 @@ def max_rel(a, b):
 
 
 def step_times(c, w, params, n):
+    """GPU time of one forward+backward: replays of a CUDA graph of the step
+    (no host launch overhead, which would hide the plans' differences on
+    the smaller models); launched steps queued back to back when the step
+    cannot be captured."""
     import torch
     import measure_settings as ms
+    try:
+        return ms._graph_step_times(c, w, params, n), "cuda_graph_replay"
+    except Exception:  # noqa: BLE001
+        torch.cuda.synchronize()
     evs = []
     for i in range(2 + n):
         ms._zero(params)
@@ -172,7 +180,7 @@ def step_times(c, w, params, n):
             evs.append(e)
     torch.cuda.synchronize()
     ms._zero(params)
-    return [a.elapsed_time(b) for a, b in evs]
+    return [a.elapsed_time(b) for a, b in evs], "launched"
 
 
 def worker(name):
@@ -289,7 +297,9 @@ def measure(w, params, plans, res):
     for r in range(ARGS.rounds):
         order = list(plans)[r % len(plans):] + list(plans)[:r % len(plans)]
         for label in order:
-            times[label] += step_times(plans[label], w, params, ARGS.timed)
+            t, how = step_times(plans[label], w, params, ARGS.timed)
+            times[label] += t
+            res["plans"][label]["timing"] = how
     for label in plans:
         res["plans"][label]["step_ms"] = statistics.median(times[label])
         res["plans"][label]["step_ms_min_max"] = [min(times[label]), max(times[label])]

@@ -390,9 +390,39 @@ def moe_top2(tokens=16384, d=1024, hidden=2048, experts=8, layers=4):
     return Workload("moe_top2", _ce_step, {"m": m}, lambda i: (m, x, y))
 
 
+def mobilenet_v3_bf16_cl(b=128):
+    """torchvision mobilenet_v3_large, bf16, channels-last, B=128: depthwise
+    convolutions, hardswish, squeeze-and-excitation (dropout off: it draws
+    random numbers)."""
+    import torchvision
+    return _channels_last_classifier("mobilenet_v3_bf16_cl",
+                                     functools.partial(torchvision.models.mobilenet_v3_large, dropout=0.0),
+                                     b, torch.bfloat16, 47)
+
+
+def _bert_step(m, input_ids, labels):
+    return m(input_ids=input_ids, labels=labels).loss
+
+
+def bert_mlm(b=16, t=512, batches=4):
+    """transformers BERT masked-LM head, 6 layers of width 768, bf16, SDPA,
+    dropout off, trained on random tokens (a post-LayerNorm encoder)."""
+    from transformers import BertConfig, BertForMaskedLM
+    torch.manual_seed(0)
+    config = BertConfig(vocab_size=30522, hidden_size=768, num_hidden_layers=6, num_attention_heads=12,
+                        intermediate_size=3072, hidden_dropout_prob=0.0, attention_probs_dropout_prob=0.0,
+                        max_position_embeddings=max(512, t))
+    config._attn_implementation = "sdpa"
+    m = BertForMaskedLM(config).cuda().to(torch.bfloat16).train()
+    data = _token_batches(30522, b, t, batches)
+    return Workload("bert_mlm", _bert_step, {"m": m},
+                    lambda i: (m, data[i % batches][0], data[i % batches][1]), lr=1e-4)
+
+
 FAMILY_MODELS = {"resnet50_fp32_cl": resnet50_fp32_cl, "resnet50_bf16_cl": resnet50_bf16_cl,
                  "convnext_tiny_bf16_cl": convnext_tiny_bf16_cl, "vit_b16": vit_b16_bf16,
-                 "llama_gqa": llama_gqa, "moe_top2": moe_top2}
+                 "llama_gqa": llama_gqa, "moe_top2": moe_top2,
+                 "mobilenet_v3_bf16_cl": mobilenet_v3_bf16_cl, "bert_mlm": bert_mlm}
 
 
 CORPUS_MODELS = {"linear_ce": linear_ce, "mlp_dynamic": mlp_dynamic, "sac_mlp": sac_mlp,
