@@ -61,7 +61,9 @@ std::string live_text(const Graph& g, const std::vector<NodeId>& live) {
 }
 
 // The exact plans at the ladder's limits (memory_limit_plan.h), one after
-// the other (GLPK keeps global state).
+// the other (GLPK keeps global state), from the highest down. Where the
+// ILP has no answer (infeasible, or none within the time limit) it has
+// none at a lower limit either, or a harder search: the ladder stops.
 void add_exact_candidates(const Graph& prepared, const PartitionResult& lent, const Settings& base,
                           const Device& device, const BandwidthOptions& o, PlanCandidates& out) {
   if (base.memory_limit_ilp_time_limit <= 0) {
@@ -80,9 +82,10 @@ void add_exact_candidates(const Graph& prepared, const PartitionResult& lent, co
   }
   const auto start = std::chrono::steady_clock::now();
   out.linear = std::make_shared<const LinearPlanModel>(build_linear_model(prepared, lent, base, device, o));
-  for (double fraction : kExactLadder) {
-    const auto limit = static_cast<uint64_t>(static_cast<double>(def.peak_bytes) * fraction);
+  for (auto it = std::rbegin(kExactLadder); it != std::rend(kExactLadder); ++it) {
+    const auto limit = static_cast<uint64_t>(static_cast<double>(def.peak_bytes) * *it);
     ExactCandidate c = exact_candidate(prepared, lent, base, *out.linear, limit, device, o);
+    if (!c.solution.has_answer()) break;
     if (!c.plan.error.empty()) continue;
     out.all.push_back(std::move(c.plan));
     ++out.exact_count;
