@@ -17,7 +17,9 @@ std::vector<NodeId> saved_live_at_peak(const Graph& g, const PartitionResult& r,
   for (NodeId id : r.extraction.saved_values) {
     if (g[id].op == OpKind::Placeholder) continue;
     NodeId root = id;
-    while (ops.is_view(root) && !g[root].inputs.empty()) root = g[root].inputs[0];
+    while ((ops.is_view(root) || g[root].packet == "operator.getitem") && !g[root].inputs.empty()) {
+      root = g[root].inputs[0];
+    }
     by_buffer[root].push_back(id);
   }
   std::vector<NodeId> live;

@@ -18,7 +18,8 @@
 namespace pt {
 
 // `r` partitioned under `s`. A buffer alive as saved stands for each saved
-// value that views it (itself included); ties in size keep graph order.
+// value that views it or is an item of it (itself included); ties in size
+// keep graph order.
 std::vector<NodeId> saved_live_at_peak(const Graph& g, const PartitionResult& r, const Settings& s,
                                        const Device& device, const BandwidthOptions& o);
 
