@@ -3,17 +3,25 @@
 // most the limit. It runs after the default partition, as a driver of the
 // pipeline (like the sweep):
 //   1. candidates, none of which depends on the limit: the plans of
-//      PyTorch's own knobs (plan/knob_candidates.h) and the per-value
-//      search from a few of them (plan/value_search.h), each predicted by
-//      the model the report prints (plan/plan_candidate.h);
+//      PyTorch's own knobs (plan/knob_candidates.h), the per-value search
+//      from a few of them (plan/value_search.h) and, on graphs of at most
+//      kExactMaxNodes nodes, the exact plans (plan/exact_candidate.h) at a
+//      ladder of limits fixed by the default plan's peak (kExactLadder),
+//      each predicted by the model the report prints (plan/plan_candidate.h);
 //   2. the choice: the fastest candidate that fits (ties: the lower peak,
-//      then the earlier candidate).
+//      then the earlier candidate);
+//   3. the certificate (certify_plan): the ILP solved at the limit itself
+//      tells whether the choice is optimal under the linear model.
 // Because the candidate set is fixed before the limit is read, a higher
 // limit never gives a slower plan, and the plan is never slower than the
-// best knob plan that fits (those are candidates too).
+// best knob plan that fits (those are candidates too). The ILP's plan at
+// the limit itself is not a candidate, as it would break the first
+// guarantee wherever the linear model and the full one disagree: it only
+// certifies.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -21,15 +29,29 @@
 #include "graph/graph.h"
 #include "partition/partitioner.h"
 #include "settings/settings.h"
+#include "plan/linear_plan_model.h"
 #include "plan/plan_candidate.h"
 #include "estimate/bandwidth_options.h"
 #include "estimate/device.h"
 
 namespace pt {
 
+// The exact plans' limits, as fractions of the default plan's peak: 5%
+// apart, as the budget grid is, down to where the inputs, gradients and
+// the backward's own values alone make most of the peak on the corpus.
+inline constexpr double kExactLadder[] = {0.3,  0.35, 0.4,  0.45, 0.5,  0.55, 0.6, 0.65,
+                                          0.7,  0.75, 0.8,  0.85, 0.9,  0.95, 1.0};
+
 struct PlanCandidates {
-  std::vector<PlanCandidate> all;  // the knob plans (the default first), then the per-value search's
+  // The knob plans (the default first), then the per-value search's, then the exact plans.
+  std::vector<PlanCandidate> all;
   size_t knob_count = 0;
+  size_t exact_count = 0;
+  // The linear model the exact plans were solved on; null where none ran
+  // (exact_skipped says why).
+  std::shared_ptr<const LinearPlanModel> linear;
+  std::string exact_skipped;
+  double exact_seconds = 0;        // of `seconds`: building the model and the exact plans
   size_t lowest_peak = 0;          // index of the candidate with the smallest peak
   std::string lowest_peak_live;    // "h_3 (12.6 MB), ..." the largest saved values alive at that peak
   double seconds = 0;              // time to build and predict them all
@@ -45,9 +67,9 @@ struct MemoryPlan {
   std::optional<PlanCandidate> best_knob;  // the fastest fitting plan PyTorch's knobs reach
   std::optional<PlanCandidate> rejected;   // the next-best plan not taken
   std::string rejected_why;
-  bool proven_optimal = false;             // under the model; no exact solver runs yet
-  std::string optimality;                  // what the choice is known to be
-  size_t candidate_count = 0, knob_count = 0;
+  bool proven_optimal = false;             // under the linear model (certify_plan)
+  std::string optimality;                  // what the choice is known to be, and how
+  size_t candidate_count = 0, knob_count = 0, exact_count = 0;
   double search_seconds = 0;
 };
 
@@ -55,6 +77,17 @@ struct MemoryPlan {
 // fits: the smallest peak reached, the node running at it and the largest
 // saved values alive there.
 MemoryPlan choose_plan(const PlanCandidates& candidates, uint64_t limit);
+
+// Solves the ILP at plan.limit and says in plan.proven_optimal and
+// plan.optimality whether the chosen plan is optimal under the linear
+// model: only when GLPK proves the ILP's optimum, the chosen plan fits the
+// linear model's peak at the limit and costs no more than that optimum,
+// and the full model does not predict the ILP's own plan faster than the
+// chosen one. Otherwise the text says what is known (the linear gap, the
+// time limit, the models disagreeing). `prepared`, `base`, `device` and
+// `o` as plan_candidates was given.
+void certify_plan(MemoryPlan& plan, const PlanCandidates& candidates, const Graph& prepared, const Settings& base,
+                  const Device& device, const BandwidthOptions& o);
 
 // The chosen plan's partition of `prepared`, as the report and the written
 // partition need it, and the settings it was partitioned under.

@@ -11,6 +11,7 @@ const char* family_name(PlanFamily f) {
     case PlanFamily::Aggressive: return "aggressive_recomputation";
     case PlanFamily::BanSwitch: return "ban switch";
     case PlanFamily::PerValueSearch: return "per-value search";
+    case PlanFamily::Exact: return "exact (ILP)";
   }
   return "default";
 }
@@ -19,6 +20,9 @@ std::string PlanCandidate::description() const {
   if (family == PlanFamily::PerValueSearch) {
     return "per-value search from " + origin + ", " + std::to_string(moves) + " value" + (moves == 1 ? "" : "s") +
            " recomputed";
+  }
+  if (family == PlanFamily::Exact) {
+    return origin + ", " + std::to_string(moves) + " value" + (moves == 1 ? "" : "s") + " recomputed";
   }
   if (knob.empty()) return "default";
   std::string out;

@@ -25,21 +25,23 @@ enum class PlanFamily {
   Aggressive,        // aggressive_recomputation
   BanSwitch,         // one ban_recompute_* switch turned off
   PerValueSearch,    // saved set edited value by value (plan/value_search.h)
+  Exact,             // the ILP of the linear model at one limit (plan/exact_candidate.h)
 };
 
 // "activation_memory_budget", "per-value search", ... (report text and JSON).
 const char* family_name(PlanFamily f);
 // PyTorch's partitioner reaches the plan with its own settings.
-inline bool is_pytorch_knob(PlanFamily f) { return f != PlanFamily::PerValueSearch; }
+inline bool is_pytorch_knob(PlanFamily f) { return f != PlanFamily::PerValueSearch && f != PlanFamily::Exact; }
 
 struct PlanCandidate {
   PlanFamily family = PlanFamily::Default;
   // Settings set on top of the user's to reproduce it (knob families), in order.
   std::vector<std::pair<std::string, std::string>> knob;
-  // Per-value search: the saved set (values and symbols, before extraction)
-  // and how many values it recomputes beyond the plan it started from.
+  // Per-value search and exact plans: the saved set (values and symbols,
+  // before extraction); the search's count of values recomputed beyond the
+  // plan it started from, the exact plan's count of values recomputed.
   std::vector<NodeId> saved;
-  std::string origin;  // per-value search: the knob plan it started from
+  std::string origin;  // the knob plan the search started from; the ILP's limit and status
   int moves = 0;
 
   std::string error;  // the partitioner found no finite cut (then nothing below is set)

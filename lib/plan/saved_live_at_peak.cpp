@@ -1,39 +1,33 @@
 #include "plan/saved_live_at_peak.h"
 
-#include <algorithm>
+#include <map>
 
-#include "estimate/backward_order.h"
+#include "analysis/node_op_classes.h"
+#include "estimate/bandwidth_model.h"
+#include "estimate/memory_timeline.h"
 
 namespace pt {
 
-std::vector<NodeId> saved_live_at_peak(const Graph& g, const Extraction& e, std::string_view peak_at,
-                                       std::string_view peak_pass, bool from_first_tangent_reader) {
-  const NodeId at = g.find(peak_at);
-  std::vector<NodeId> live;
-  if (at == kNoNode) return live;
-  if (peak_pass == "forward") {
-    for (NodeId id : e.saved_values) {
-      if (id <= at && g[id].op != OpKind::Placeholder) live.push_back(id);
+std::vector<NodeId> saved_live_at_peak(const Graph& g, const PartitionResult& r, const Settings& s,
+                                       const Device& device, const BandwidthOptions& o) {
+  MemoryTimeline t;
+  estimate_bandwidth_and_peak(g, r, s.op_classes, device, o, PassDetail::Totals, &t);
+  const NodeOpClasses ops = r.node_ops ? *r.node_ops : NodeOpClasses(g, s.op_classes);
+  std::map<NodeId, std::vector<NodeId>> by_buffer;
+  for (NodeId id : r.extraction.saved_values) {
+    if (g[id].op == OpKind::Placeholder) continue;
+    NodeId root = id;
+    while ((ops.is_view(root) || g[root].packet == "operator.getitem") && !g[root].inputs.empty()) {
+      root = g[root].inputs[0];
     }
-  } else {
-    std::vector<NodeId> order = e.bw_inputs();
-    Flags bw_input(g.size(), false);
-    for (NodeId id : order) bw_input[id] = true;
-    append_backward_order(g, e, bw_input, from_first_tangent_reader, order);
-    std::vector<int64_t> position(g.size(), -1);
-    for (size_t i = 0; i < order.size(); ++i) position[order[i]] = static_cast<int64_t>(i);
-    const int64_t now = position[at];
-    for (NodeId id : e.saved_values) {
-      if (g[id].op == OpKind::Placeholder) continue;
-      for (NodeId u : g.users[id]) {
-        if (position[u] >= now && e.backward.keep[u] && !e.backward.is_input[u]) {
-          live.push_back(id);
-          break;
-        }
-      }
-    }
+    by_buffer[root].push_back(id);
   }
-  std::stable_sort(live.begin(), live.end(), [&](NodeId a, NodeId b) { return g[a].size_bytes > g[b].size_bytes; });
+  std::vector<NodeId> live;
+  for (const LiveValue& v : live_at_peak(g, t)) {  // largest first, then by node
+    if (v.category != MemoryCategory::Saved) continue;
+    const auto it = by_buffer.find(v.node);
+    if (it != by_buffer.end()) live.insert(live.end(), it->second.begin(), it->second.end());
+  }
   return live;
 }
 

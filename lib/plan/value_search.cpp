@@ -6,6 +6,7 @@
 
 #include "graph/errors.h"
 #include "plan/parallel_for.h"
+#include "plan/recomputable_values.h"
 #include "plan/saved_live_at_peak.h"
 
 namespace pt {
@@ -13,28 +14,6 @@ namespace pt {
 namespace {
 
 bool prepared_is_tuple(const Graph& g, NodeId id) { return g[id].value_kind == ValueKind::Tuple; }
-
-// What the search may recompute (value_search.h says why the others not).
-Flags recomputable_ops(const Graph& g, const PartitionResult& base, const Settings& s) {
-  Flags ok(g.size(), false);
-  for (NodeId id = 0; id < g.size(); ++id) {
-    const Node& n = g[id];
-    if (n.op != OpKind::CallFunction || !base.classification.required_fw[id]) continue;
-    const bool seed = n.packet.find("seed") != std::string_view::npos;
-    ok[id] = !s.op_classes.is_random(n) && !seed && n.recompute != Recompute::MustSave &&
-             !n.packet.starts_with("_c10d_functional.") && !n.is_mutable && !n.impure;
-    // A getitem is recomputed by recomputing its tuple. When the tuple's op
-    // may not be recomputed, the getitem is saved: a tuple cannot be saved
-    // whole (the forward's outputs are its items), so the search must stop
-    // at the item, never at the tuple. Node ids are topological, so the
-    // tuple's flag is final here.
-    if (n.packet == "operator.getitem" && !n.positional_inputs.empty()) {
-      const NodeId tuple = n.positional_inputs[0];
-      if (prepared_is_tuple(g, tuple) && !ok[tuple]) ok[id] = false;
-    }
-  }
-  return ok;
-}
 
 // `saved` without `drop`, recomputing each from its inputs back to values
 // saved already or that may not be recomputed (added to the saved set).
@@ -73,14 +52,13 @@ std::vector<PlanCandidate> search_values(const Graph& prepared, const PartitionR
                                          unsigned jobs, const ValueSearchOptions& options) {
   std::vector<PlanCandidate> tried;
   if (!start.error.empty()) return tried;
-  const Flags recomputable = recomputable_ops(prepared, base, s);
+  const Flags recomputable = recomputable_values(prepared, base, s);
   PlanCandidate current = start;
   PartitionResult current_result = partition_with_saved(prepared, base, start.saved);
   int recomputed_values = 0;
   for (int step = 0; step < options.max_steps; ++step) {
     std::vector<NodeId> live;
-    for (NodeId v : saved_live_at_peak(prepared, current_result.extraction, current.peak_at, current.peak_pass,
-                                       o.backward_order_from_tangents)) {
+    for (NodeId v : saved_live_at_peak(prepared, current_result, s, device, o)) {
       if (recomputable[v]) live.push_back(v);
     }
     // Batches of the largest 1, 2, 4, ... live values, and all of them.

@@ -9,10 +9,7 @@
 // a candidate: the set does not depend on any limit, so the planner that
 // picks from it stays monotone.
 //
-// Never recomputed (the maths of training must not change, and PyTorch's
-// own budget never recomputes them either): random ops and seed lookups,
-// values marked must-save, collectives, mutating or impure ops. Matmuls
-// may be recomputed, as the budget's knapsack may.
+// Never recomputed: what plan/recomputable_values.h rules out.
 //
 // It is a descent, not a proof: the plans it finds are not shown optimal.
 #pragma once

@@ -28,11 +28,13 @@ void candidate_json(JsonWriter& w, std::string_view key, const PlanCandidate& c)
 void write_plan_text(std::ostream& out, const MemoryPlan& plan) {
   out << "\nPlan (memory_limit " << human_bytes(plan.limit) << ")\n";
   out << "  chosen         " << plan_line(plan.chosen) << "\n";
-  out << "  found by       " << family_name(plan.chosen.family) << "; " << plan.optimality << "\n";
+  out << "  found by       " << family_name(plan.chosen.family) << "\n";
+  out << "  optimal        " << (plan.proven_optimal ? "proven" : "not proven") << ": " << plan.optimality << "\n";
   if (plan.best_knob) out << "  best knob      " << plan_line(*plan.best_knob) << "\n";
   else out << "  best knob      none of PyTorch's knob plans fits\n";
   if (plan.rejected) out << "  next best      " << plan_line(*plan.rejected) << " (rejected: " << plan.rejected_why << ")\n";
-  out << "  search         " << plan.candidate_count << " candidates in " << human_seconds(plan.search_seconds) << "\n";
+  out << "  search         " << plan.candidate_count << " candidates (" << plan.knob_count << " knob, " << plan.exact_count
+      << " exact) in " << human_seconds(plan.search_seconds) << "\n";
 }
 
 void write_plan_json(JsonWriter& w, const std::optional<MemoryPlan>& plan) {
@@ -63,6 +65,7 @@ void write_plan_json(JsonWriter& w, const std::optional<MemoryPlan>& plan) {
   }
   w.field("candidates", static_cast<uint64_t>(plan->candidate_count));
   w.field("knob_candidates", static_cast<uint64_t>(plan->knob_count));
+  w.field("exact_candidates", static_cast<uint64_t>(plan->exact_count));
   w.field("search_seconds", plan->search_seconds);
   w.end_object();
 }
@@ -77,7 +80,8 @@ void write_plan_markdown(std::ostream& out, const MemoryPlan& plan) {
   row("chosen", plan.chosen);
   if (plan.best_knob) row("best knob", *plan.best_knob);
   if (plan.rejected) row("next best (rejected)", *plan.rejected);
-  out << "\nFound by " << family_name(plan.chosen.family) << "; " << plan.optimality << ".";
+  out << "\nFound by " << family_name(plan.chosen.family) << ". " << (plan.proven_optimal ? "Proven" : "Not proven")
+      << " optimal: " << plan.optimality << ".";
   if (plan.rejected) out << " Next best rejected: " << plan.rejected_why << ".";
   out << "\n";
 }

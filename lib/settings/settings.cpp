@@ -21,6 +21,7 @@ constexpr std::string_view kBoolKeys[] = {
 };
 constexpr std::string_view kNumberKeys[] = {
     "max_dist_from_bw", "activation_memory_budget", "dist_from_bw_base", "dist_from_bw_cap", "ilp_time_limit",
+    "memory_limit_ilp_time_limit",
 };
 constexpr std::string_view kOpClassKeys[] = {
     "recomputable_ops", "random_ops", "view_ops", "compute_intensive_ops", "cse_rand_ops",
@@ -46,6 +47,7 @@ double* number_field(Settings& s, std::string_view key) {
   if (key == "dist_from_bw_base") return &s.dist_from_bw_base;
   if (key == "dist_from_bw_cap") return &s.dist_from_bw_cap;
   if (key == "ilp_time_limit") return &s.ilp_time_limit;
+  if (key == "memory_limit_ilp_time_limit") return &s.memory_limit_ilp_time_limit;
   return nullptr;
 }
 
@@ -93,6 +95,7 @@ std::string out_of_range(std::string_view key, double value) {
   // (PyTorch would ban every node, or weigh every value as at distance 1).
   if ((key == "max_dist_from_bw" || key == "dist_from_bw_cap") && value < 0) return "must be 0 or more";
   if (key == "ilp_time_limit" && value <= 0) return "must be positive (seconds)";
+  if (key == "memory_limit_ilp_time_limit" && value < 0) return "must be 0 or more (seconds; 0: no exact plan)";
   return "";
 }
 

@@ -1,0 +1,103 @@
+#include "plan/exact_plan.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+
+#include "partition/timed_glpk_mip.h"
+
+namespace pt {
+
+namespace {
+
+// Peak rows in units of the limit and the objective in milliseconds:
+// GLPK's tolerances are absolute (1e-7), so rows in bytes (10^9) beside
+// seconds (10^-6) left its simplex at the edge of its precision, and rows
+// in gigabytes ignored values of a few hundred bytes.
+constexpr double kSecondsUnit = 1e-3;
+
+}  // namespace
+
+const char* exact_status_name(ExactStatus s) {
+  switch (s) {
+    case ExactStatus::Optimal: return "optimal";
+    case ExactStatus::TimeLimit: return "time limit";
+    case ExactStatus::NoAnswer: return "no answer within the time limit";
+    case ExactStatus::Infeasible: return "infeasible";
+  }
+  return "no answer within the time limit";
+}
+
+ExactSolution solve_exact(const LinearPlanModel& m, uint64_t limit, double time_limit_s) {
+  using Mip = lemon::MipSolver;
+  const auto start = std::chrono::steady_clock::now();
+  const size_t n = m.values.size();
+  const double bytes_unit = static_cast<double>(std::max<uint64_t>(limit, 1));
+  TimedGlpkMip mip(time_limit_s);
+  mip.messageLevel(lemon::LpBase::MESSAGE_NOTHING);
+  std::vector<Mip::Col> save(n), recompute(n);
+  std::vector<bool> has_recompute(n, false);
+  Mip::Expr objective;
+  for (size_t v = 0; v < n; ++v) {
+    save[v] = mip.addCol();
+    mip.colType(save[v], Mip::INTEGER);
+    mip.colBounds(save[v], 0, 1);
+    objective += (m.save_seconds[v] / kSecondsUnit) * save[v];
+    if (!m.may_recompute[v]) continue;
+    has_recompute[v] = true;
+    recompute[v] = mip.addCol();
+    mip.colType(recompute[v], Mip::INTEGER);
+    mip.colBounds(recompute[v], 0, 1);
+    objective += (m.recompute_seconds[v] / kSecondsUnit) * recompute[v];
+  }
+  auto either = [&](size_t v) {
+    Mip::Expr e = save[v];
+    if (has_recompute[v]) e += recompute[v];
+    return e;
+  };
+  for (size_t v = 0; v < n; ++v) {
+    if (m.needed[v]) mip.addRow(either(v) >= 1);
+    if (!has_recompute[v]) continue;
+    mip.addRow(either(v) <= 1);
+    for (int32_t u : m.inputs[v]) mip.addRow(recompute[v] - either(static_cast<size_t>(u)) <= 0);
+  }
+  for (const LinearStep& step : m.steps) {
+    uint64_t most = step.baseline;
+    Mip::Expr live;
+    for (int32_t v : step.saved_live) {
+      most += m.bytes[static_cast<size_t>(v)];
+      live += (static_cast<double>(m.bytes[static_cast<size_t>(v)]) / bytes_unit) * save[static_cast<size_t>(v)];
+    }
+    for (int32_t v : step.recomputed_live) {
+      most += m.bytes[static_cast<size_t>(v)];
+      live += (static_cast<double>(m.bytes[static_cast<size_t>(v)]) / bytes_unit) * recompute[static_cast<size_t>(v)];
+    }
+    if (most <= limit) continue;  // fits whatever is chosen
+    const double room = (static_cast<double>(limit) - static_cast<double>(step.baseline)) / bytes_unit;
+    mip.addRow(live <= room);
+  }
+  mip.min();
+  mip.obj(objective);
+
+  ExactSolution out;
+  const bool solved = mip.solve() == Mip::SOLVED;
+  if (solved && mip.type() == Mip::OPTIMAL) out.status = ExactStatus::Optimal;
+  else if (mip.type() == Mip::FEASIBLE || mip.type() == Mip::OPTIMAL) out.status = ExactStatus::TimeLimit;
+  else if (solved) out.status = ExactStatus::Infeasible;
+  else out.status = ExactStatus::NoAnswer;
+  if (out.has_answer()) {
+    for (size_t v = 0; v < n; ++v) {
+      if (mip.sol(save[v]) > 0.5) {
+        out.saved.push_back(m.values[v]);
+        out.objective += m.save_seconds[v];
+      }
+      if (has_recompute[v] && mip.sol(recompute[v]) > 0.5) out.objective += m.recompute_seconds[v];
+    }
+    out.saved.insert(out.saved.end(), m.graph_inputs.begin(), m.graph_inputs.end());
+    out.saved.insert(out.saved.end(), m.saved_symbols.begin(), m.saved_symbols.end());
+  }
+  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return out;
+}
+
+}  // namespace pt
