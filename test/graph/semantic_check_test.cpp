@@ -58,12 +58,14 @@ TEST_CASE("getitem on a value that is not a tuple") {
     CAPTURE(value);
     const std::string source = node("v", "mylib.f.default", "args { node: \"x\" } val { " + value + " }");
     const std::string message =
-        validation_error(joint(source + node("gi", "operator.getitem", R"(args { node: "v" } args { int: 0 } )" + kVal)));
+        validation_error(joint(source + node("gi", "operator.getitem", R"(args { node: "v" } args { int: 0 } )" +
+                                                                            kVal)));
     CHECK(message.starts_with("g.pbtxt: node 'gi': args[0].node = 'v' whose val is "));
     CHECK(message.find(", not a tuple") != std::string::npos);
   }
   // Not a node at all.
-  CHECK(validation_error(joint(node("gi", "operator.getitem", R"(args { list { items { int: 1 } } } args { int: 0 } )" + kVal))) ==
+  const std::string list_source = R"(args { list { items { int: 1 } } } args { int: 0 } )";
+  CHECK(validation_error(joint(node("gi", "operator.getitem", list_source + kVal))) ==
         "g.pbtxt: node 'gi': args[0] is a list; operator.getitem reads a node's tuple");
 }
 
@@ -76,7 +78,8 @@ TEST_CASE("getitem with an index out of range or of the wrong type") {
   CHECK(validation_error(joint(split_then(R"(args { node: "split" } args { int: -9223372036854775808 } )" + kVal)))
             .find("args[1].int = -9223372036854775808 is outside") != std::string::npos);
   const std::string empty = node("e", "mylib.f.default", R"(args { node: "x" } val { tuple { } })");
-  CHECK(validation_error(joint(empty + node("gi", "operator.getitem", R"(args { node: "e" } args { int: 0 } )" + kVal))) ==
+  const std::string of_empty = R"(args { node: "e" } args { int: 0 } )";
+  CHECK(validation_error(joint(empty + node("gi", "operator.getitem", of_empty + kVal))) ==
         "g.pbtxt: node 'gi': args[1].int = 0 is outside the tuple of 'e' (an empty tuple)");
   const struct {
     std::string arg, kind;
@@ -135,43 +138,51 @@ TEST_CASE("val: required on every node but the output node, get_attr and the run
         "may lack one, as in PyTorch's partitioner)");
   CHECK(validation_error(joint(node("a", "aten._assert_async.msg", R"(args { node: "x" } args { str: "no" })")))
             .starts_with("g.pbtxt: node 'a': val is missing"));
-  CHECK(validation_error(joint(node("a", "aten._assert_async.msg", R"(args { node: "x" } args { str: "no" } val { none: true })"))) ==
-        "");
-  CHECK(validation_error(joint(node("a", "aten._assert_scalar.default", R"x(args { bool: true } args { str: "Eq(s0, 2)" })x"))) ==
-        "");
+  const std::string assert_args = R"x(args { bool: true } args { str: "Eq(s0, 2)" })x";
+  CHECK(validation_error(joint(node("a", "aten._assert_async.msg", assert_args + " val { none: true }"))) == "");
+  CHECK(validation_error(joint(node("a", "aten._assert_scalar.default", assert_args))) == "");
   CHECK(validation_error(joint(R"(nodes { name: "body_graph_0" op: "get_attr" target: "body_graph_0" })")) == "");
 }
 
 TEST_CASE("control characters, C0, DEL and C1, in identifier fields; free text may hold any") {
   const std::string nel = "\\302\\205";  // U+0085 in pbtxt octal escapes
   const std::string csi = "\\302\\233";  // U+009B
-  CHECK(validation_error(joint(node("a" + nel + "b", "aten.relu.default", R"(args { node: "x" } )" + kVal))) ==
-        "g.pbtxt: nodes[2].name = 'a\\u0085b' holds a control character (names are one-line identifiers)");
-  CHECK(validation_error(joint(node("r", "aten.relu" + csi + ".default", R"(args { node: "x" } )" + kVal))) ==
-        "g.pbtxt: node 'r': target = 'aten.relu\\u009b.default' holds a control character (a one-line identifier)");
-  CHECK(validation_error(joint(node("r", "aten.relu\\n.default", R"(args { node: "x" } )" + kVal))) ==
-        "g.pbtxt: node 'r': target = 'aten.relu\\n.default' holds a control character (a one-line identifier)");
-  CHECK(validation_error(joint(node("r", "aten.relu.default", "args { node: \"x\" } module_path: \"L['m']" + nel + "\" " + kVal))) ==
-        "g.pbtxt: node 'r': module_path = 'L[\\'m\\']\\u0085' holds a control character (a one-line identifier)");
-  CHECK(validation_error(joint(node("r", "aten.relu.default", "args { node: \"x\" } op_tags: [\"core\", \"point" + nel + "\"] " + kVal))) ==
-        "g.pbtxt: node 'r': op_tags[1] = 'point\\u0085' holds a control character (a one-line identifier)");
-  CHECK(validation_error(joint(node("r", "aten.relu.default", "args { node: \"x\" } kwargs { key: \"k\\t\" value { int: 1 } } " + kVal))) ==
-        "g.pbtxt: node 'r': kwargs (a key) = 'k\\t' holds a control character (a one-line identifier)");
-  CHECK(validation_error(joint(node("r", "aten.relu.default", "args { node: \"x\" } args { list { items { device: \"cuda" + nel + "\" } } } " + kVal))) ==
-        "g.pbtxt: node 'r': args[1].list.items[0].device = 'cuda\\u0085' holds a control character (a one-line identifier)");
-  CHECK(validation_error(joint(node("r", "aten.relu.default", "args { node: \"x\" } args { dtype: \"float\\x7f\" } " + kVal))) ==
-        "g.pbtxt: node 'r': args[1].dtype = 'float\\x7f' holds a control character (a one-line identifier)");
-  CHECK(validation_error(joint(node("r", "aten.relu.default", "args { node: \"x\" } val { tensor { shape: [1] dtype: \"float32\" device: \"cuda" + nel + "\" } }"))) ==
-        "g.pbtxt: node 'r': val.tensor.device = 'cuda\\u0085' holds a control character (a one-line identifier)");
-  CHECK(validation_error(joint(node("r", "mylib.f.default", "args { node: \"x\" } val { tuple { items { opaque: \"Hand" + csi + "le\" } } }"))) ==
-        "g.pbtxt: node 'r': val.tuple.items[0].opaque = 'Hand\\u009ble' holds a control character (a one-line identifier)");
-  CHECK(validation_error("name: \"g" + nel + "\" " + joint("")) ==
-        "g.pbtxt: name = 'g\\u0085' holds a control character (names are one-line identifiers)");
+  // Node 'r' reading x with `fields`.
+  const auto r = [](const std::string& fields, const std::string& target = "aten.relu.default") {
+    return joint(node("r", target, "args { node: \"x\" } " + fields));
+  };
+  const std::string why = "' holds a control character (a one-line identifier)";
+  const struct {
+    std::string graph, error;
+  } cases[] = {
+      {joint(node("a" + nel + "b", "aten.relu.default", "args { node: \"x\" } " + kVal)),
+       "g.pbtxt: nodes[2].name = 'a\\u0085b' holds a control character (names are one-line identifiers)"},
+      {"name: \"g" + nel + "\" " + joint(""),
+       "g.pbtxt: name = 'g\\u0085' holds a control character (names are one-line identifiers)"},
+      {r(kVal, "aten.relu" + csi + ".default"), "g.pbtxt: node 'r': target = 'aten.relu\\u009b.default" + why},
+      {r(kVal, "aten.relu\\n.default"), "g.pbtxt: node 'r': target = 'aten.relu\\n.default" + why},
+      {r("module_path: \"L['m']" + nel + "\" " + kVal), "g.pbtxt: node 'r': module_path = 'L[\\'m\\']\\u0085" + why},
+      {r("op_tags: [\"core\", \"point" + nel + "\"] " + kVal), "g.pbtxt: node 'r': op_tags[1] = 'point\\u0085" + why},
+      {r("kwargs { key: \"k\\t\" value { int: 1 } } " + kVal), "g.pbtxt: node 'r': kwargs (a key) = 'k\\t" + why},
+      {r("args { list { items { device: \"cuda" + nel + "\" } } } " + kVal),
+       "g.pbtxt: node 'r': args[1].list.items[0].device = 'cuda\\u0085" + why},
+      {r("args { dtype: \"float\\x7f\" } " + kVal), "g.pbtxt: node 'r': args[1].dtype = 'float\\x7f" + why},
+      {r("val { tensor { shape: [1] dtype: \"float32\" device: \"cuda" + nel + "\" } }"),
+       "g.pbtxt: node 'r': val.tensor.device = 'cuda\\u0085" + why},
+      {r("val { tuple { items { opaque: \"Hand" + csi + "le\" } } }", "mylib.f.default"),
+       "g.pbtxt: node 'r': val.tuple.items[0].opaque = 'Hand\\u009ble" + why},
+  };
+  for (const auto& c : cases) {
+    CAPTURE(c.graph);
+    CHECK(validation_error(c.graph) == c.error);
+  }
   // Strings and reprs are free text: an assert message may span lines.
-  CHECK(validation_error(joint(node("a", "aten._assert_async.msg",
-                            "args { node: \"x\" } args { str: \"line 1\\nline 2" + nel + "\" } args { repr: \"<\\t>\" } val { none: true }"))) == "");
+  CHECK(validation_error(r("args { str: \"line 1\\nline 2" + nel + "\" } args { repr: \"<\\t>\" } val { none: true }",
+                           "aten._assert_async.msg")) == "");
   // Other characters of the Latin-1 block are not control characters.
-  CHECK(validation_error(joint(node("caf\\303\\251_\\302\\240", "aten.relu.default", R"(args { node: "x" } )" + kVal))) == "");
+  const std::string latin1 = "caf\\303\\251_\\302\\240";  // café_ and a no-break space
+  CHECK(validation_error(joint(node(latin1, "aten.relu.default", "args { node: \"x\" } " + kVal))) ==
+        "");
 }
 
 TEST_CASE("has_control_character and printable: C1 characters") {
@@ -211,7 +222,8 @@ TEST_CASE("nesting: 16 levels of lists and tuples are read, 17 refused naming th
   CHECK(validation_error(with_arg(nested_list(16))) == "");
   CHECK(validation_error(with_arg(nested_list(17))) ==
         "g.pbtxt: node 'n': args[1] nests lists deeper than 16 levels (the limit for args and values)");
-  CHECK(validation_error(joint(node("n", "mylib.f.default", "kwargs { key: \"k\" value { " + nested_list(20) + " } } " + kVal))) ==
+  const std::string deep_kwarg = "kwargs { key: \"k\" value { " + nested_list(20) + " } } ";
+  CHECK(validation_error(joint(node("n", "mylib.f.default", deep_kwarg + kVal))) ==
         "g.pbtxt: node 'n': kwargs.k nests lists deeper than 16 levels (the limit for args and values)");
   const auto with_val = [](const std::string& value) {
     return joint(node("n", "mylib.f.default", "args { node: \"x\" } val { " + value + " }"));
