@@ -25,6 +25,18 @@ std::string_view value_kind_name(ValueKind kind) {
   return "?";
 }
 
+std::string_view value_case_name(const proto::Value& v) {
+  switch (v.kind_case()) {
+    case proto::Value::kTensor: return value_kind_name(ValueKind::Tensor);
+    case proto::Value::kTuple: return value_kind_name(ValueKind::Tuple);
+    case proto::Value::kSym: return value_kind_name(ValueKind::Sym);
+    case proto::Value::kNone: return value_kind_name(ValueKind::None);
+    case proto::Value::kOpaque: return value_kind_name(ValueKind::Opaque);
+    case proto::Value::KIND_NOT_SET: break;
+  }
+  return "nothing";
+}
+
 std::string_view arg_kind_name(const proto::Arg& a) {
   switch (a.kind_case()) {
     case proto::Arg::kNode: return "a node reference";
@@ -71,6 +83,13 @@ void check_getitem(const Graph& g, NodeId id) {
                                                                    std::to_string(items - 1);
     fail(g, id, "args[1].int", "= " + std::to_string(index.int_()) + " is outside the tuple of '" +
                                    printable(tuple.name) + "' (" + range + ")");
+  }
+  // The getitem's value is the item it reads.
+  const proto::Value& item = g.record(from).val().tuple().items(static_cast<int>(index.int_()));
+  if (item.kind_case() != pn.val().kind_case()) {
+    fail(g, id, "val", "is " + std::string(value_kind_name(g[id].value_kind)) + " but item " +
+                           std::to_string(index.int_()) + " of '" + printable(tuple.name) + "' is " +
+                           std::string(value_case_name(item)));
   }
 }
 

@@ -8,7 +8,8 @@
 //   joint graphs index tensors with aten ops, never getitem), and an `int`
 //   item index in [0, items). Python itself would also take a negative
 //   index or a bool, but AOTAutograd's tracer writes one getitem per item,
-//   numbered from 0, so anything else is a graph no PyTorch produced.
+//   numbered from 0, so anything else is a graph no PyTorch produced. Its
+//   val is of the item's kind (a tensor for a tensor item, ...).
 // - A joint graph's outputs are its forward outputs (the first
 //   num_fwd_outputs) followed by one gradient (or none) per primal input,
 //   in the primals' order, as AOTAutograd lays them out.

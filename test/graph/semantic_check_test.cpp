@@ -92,6 +92,20 @@ TEST_CASE("getitem with an index out of range or of the wrong type") {
   }
 }
 
+TEST_CASE("getitem: its val is of the kind of the item it reads") {
+  const std::string tuple = node("t", "mylib.f.default",
+                                 "args { node: \"x\" } val { tuple { items { " + kTensor + " } items { none: true } } }");
+  const auto item = [&](int k, const std::string& value) {
+    return joint(tuple + node("gi", "operator.getitem",
+                              "args { node: \"t\" } args { int: " + std::to_string(k) + " } val { " + value + " }"));
+  };
+  CHECK(validation_error(item(0, kTensor)) == "");
+  CHECK(validation_error(item(1, "none: true")) == "");
+  CHECK(validation_error(item(1, kTensor)) == "g.pbtxt: node 'gi': val is a tensor but item 1 of 't' is none");
+  CHECK(validation_error(item(0, R"(sym { kind: "int" expr: "s0" hint: 2 })")) ==
+        "g.pbtxt: node 'gi': val is a symbol but item 0 of 't' is a tensor");
+}
+
 TEST_CASE("getitem takes exactly two args and no kwargs") {
   CHECK(validation_error(joint(split_then(R"(args { node: "split" } )" + kVal))) ==
         "g.pbtxt: node 'gi': args has 1 entries and 0 kwargs; operator.getitem takes two args (a tuple and an item "
