@@ -29,7 +29,7 @@ inline constexpr int kMaxNesting = 16;
 struct ValidateOptions {
   int64_t max_nodes = 20'000'000;  // reject larger inputs (resource limit)
   // Args lists and value tuples nested deeper are rejected (docs/user_guide.md,
-  // Limits). Real graphs nest one or two deep; 16 stays below what the
+  // File formats). Real graphs nest one or two deep; 16 stays below what the
   // protobuf parsers' own recursion limit lets through, so a deeper file is
   // refused with its node and field named rather than by the parser.
   int max_nesting = kMaxNesting;
