@@ -53,7 +53,7 @@ Settings settings_for(const uint8_t* data, size_t size) {
 // only the output node included: an empty backward).
 void check_valid_output(const proto::Graph& g, const char* which) {
   ValidateOptions options;
-  options.allow_output_only = true;
+  options.partition_graph = true;
   try {
     validate(std::make_shared<proto::Graph>(g), which, options);
   } catch (const InputError& e) {

@@ -73,6 +73,32 @@ def nested_list(depth):
     return arg
 
 
+def nested_tuple(depth):
+    value = {"opaque": "x"}
+    for _ in range(depth):
+        value = {"tuple": {"items": [value]}}
+    return value
+
+
+def with_nodes(*extra):
+    """BASE with `extra` nodes inserted before the output node."""
+    def fn(g):
+        for n in extra:
+            g["nodes"].insert(len(g["nodes"]) - 1, copy.deepcopy(n))
+    return fn
+
+
+# A multi-output op (two tensors) and a getitem of it with index `index`.
+SPLIT = {"name": "split", "op": "call_function", "target": "aten.split.Tensor",
+         "args": [{"node": "relu"}, {"int": 2}],
+         "val": {"tuple": {"items": [tensor([2, 8]), tensor([2, 8])]}}}
+
+
+def getitem(source, index):
+    return {"name": "getitem", "op": "call_function", "target": "operator.getitem",
+            "args": [{"node": source}, index], "val": tensor([2, 8])}
+
+
 def nested_pbtxt(depth):
     inner = "int: 1"
     for _ in range(depth):
@@ -188,6 +214,61 @@ CASES = [
     # Text format lets a raw 0xff through in a string; binary protobuf (and
     # so the tool's node records) cannot hold it (found by fuzz_pbtxt).
     ("invalid_utf8_target.pbtxt", "TEXT:invalid_utf8", "node 'le': target is not valid UTF-8"),
+    # Semantic nonsense that parses: no PyTorch trace writes these.
+    ("getitem_of_tensor.json", mutated(with_nodes(getitem("relu", {"int": 0}))),
+     "node 'getitem': args[0].node = 'relu' whose val is a tensor, not a tuple"),
+    ("getitem_of_symbol.json",
+     mutated(with_nodes({"name": "sym_size", "op": "call_function", "target": "aten.sym_size.int",
+                         "args": [{"node": "relu"}, {"int": 0}],
+                         "val": {"sym": {"kind": "int", "expr": "s0", "hint": 4}}},
+                        getitem("sym_size", {"int": 0}))),
+     "node 'getitem': args[0].node = 'sym_size' whose val is a symbol, not a tuple"),
+    ("getitem_index_out_of_range.json", mutated(with_nodes(SPLIT, getitem("split", {"int": 2}))),
+     "node 'getitem': args[1].int = 2 is outside the tuple of 'split' (2 items, indices 0 to 1)"),
+    ("getitem_negative_index.json", mutated(with_nodes(SPLIT, getitem("split", {"int": -1}))),
+     "node 'getitem': args[1].int = -1 is outside the tuple of 'split'"),
+    ("getitem_float_index.json", mutated(with_nodes(SPLIT, getitem("split", {"float": 1.0}))),
+     "node 'getitem': args[1] is a float; the item index is an int"),
+    ("getitem_string_index.json", mutated(with_nodes(SPLIT, getitem("split", {"str": "0"}))),
+     "node 'getitem': args[1] is a str; the item index is an int"),
+    ("getitem_val_not_its_item.json",
+     mutated(with_nodes(SPLIT, dict(getitem("split", {"int": 1}), val={"none": True}))),
+     "node 'getitem': val is none but item 1 of 'split' is a tensor"),
+    ("extra_gradient.json",
+     mutated(lambda g: node(g, "output")["args"][0]["list"]["items"].append({"none": True})),
+     "node 'output': args holds 2 gradients (3 outputs after num_fwd_outputs = 1) but the graph has 1 primal inputs"),
+    ("missing_gradient.json", mutated(lambda g: g.update(num_fwd_outputs=2)),
+     "node 'output': args holds 0 gradients (2 outputs after num_fwd_outputs = 2) but the graph has 1 primal inputs"),
+    ("malformed_shape_expr.json",
+     mutated(lambda g: node(g, "relu")["val"]["tensor"].update(shape_expr=["s0 +", "8"])),
+     "node 'relu': val.tensor.shape_expr[0] = 's0 +' is not a symbolic expression"),
+    ("malformed_stride_expr.json",
+     mutated(lambda g: node(g, "relu")["val"]["tensor"].update(stride_expr=["8", "(1"])),
+     "node 'relu': val.tensor.stride_expr[1] = '(1' is not a symbolic expression"),
+    ("malformed_sym_expr.json",
+     mutated(lambda g: node(g, "primals_1").update(val={"sym": {"kind": "int", "expr": "s0 s1", "hint": 4}})),
+     "node 'primals_1': val.sym.expr = 's0 s1' is not a symbolic expression"),
+    ("shape_expr_not_its_hint.json",
+     mutated(lambda g: node(g, "relu")["val"]["tensor"].update(shape_expr=["s0", "9"])),
+     "node 'relu': val.tensor.shape_expr[1] = '9' but shape[1] = 8"),
+    ("c1_control_in_name.json", mutated(lambda g: node(g, "le").update(name="le\u0085")),
+     "nodes[3].name = 'le\\u0085' holds a control character"),
+    ("c1_control_in_target.json", mutated(lambda g: node(g, "le").update(target="aten.le\u009b.Scalar")),
+     "node 'le': target = 'aten.le\\u009b.Scalar' holds a control character"),
+    ("newline_in_target.json", mutated(lambda g: node(g, "le").update(target="aten.le\nScalar")),
+     "node 'le': target = 'aten.le\\nScalar' holds a control character"),
+    ("c1_control_in_module_path.json", mutated(lambda g: node(g, "le").update(module_path="L['m']\u0085")),
+     "node 'le': module_path = 'L[\\'m\\']\\u0085' holds a control character"),
+    ("args_nested_past_limit.json",
+     mutated(lambda g: node(g, "le")["args"].__setitem__(1, nested_list(17))),
+     "node 'le': args[1] nests lists deeper than 16 levels"),
+    ("args_nested_past_limit.pbtxt", "TEXT:nested17", "node 'le': args[1] nests lists deeper than 16 levels"),
+    ("val_nested_past_limit.json", mutated(lambda g: node(g, "relu").update(val=nested_tuple(17))),
+     "node 'relu': val.tuple nests tuples deeper than 16 levels"),
+    ("missing_val.json", mutated(lambda g: node(g, "relu").pop("val")), "node 'relu': val is missing"),
+    ("missing_getitem_val.json",
+     mutated(with_nodes(SPLIT, dict((k, v) for k, v in getitem("split", {"int": 0}).items() if k != "val"))),
+     "node 'getitem': val is missing"),
 ]
 
 
@@ -225,6 +306,8 @@ def main():
             assert 'node: "ghost"' in contents
         elif contents == "TEXT:nested":
             contents = pbtxt.replace("int: 0", nested_pbtxt(40), 1)
+        elif contents == "TEXT:nested17":
+            contents = pbtxt.replace("int: 0", nested_pbtxt(17), 1)
         elif contents == "BINARY:nested":
             contents = nested_binary(nested)
         elif contents == "TEXT:nested_tuple":

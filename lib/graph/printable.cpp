@@ -31,14 +31,28 @@ std::string hex_escape(uint8_t b) {
   return buf;
 }
 
+// A C1 control character (U+0080 to U+009F) in UTF-8: 0xc2, then 0x80 to
+// 0x9f. 0xc2 is only ever a lead byte, so each one found starts a character.
+bool is_c1_control(std::string_view text, size_t i) {
+  return static_cast<uint8_t>(text[i]) == 0xc2 && i + 1 < text.size() &&
+         static_cast<uint8_t>(text[i + 1]) >= 0x80 && static_cast<uint8_t>(text[i + 1]) <= 0x9f;
+}
+
+bool has_c1_control(std::string_view text) {
+  for (size_t i = text.find('\xc2'); i != std::string_view::npos; i = text.find('\xc2', i + 1)) {
+    if (is_c1_control(text, i)) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
-// Every node's name is asked (name_scan.cpp), a word at a time. A byte b is
-// a control character when b & 0xe0 is zero (below 0x20) or b ^ 0x7f is
-// (DEL).
+// Every node's name is asked, a word at a time. A byte b is a C0 control
+// character when b & 0xe0 is zero (below 0x20) or b ^ 0x7f is (DEL); C1
+// ones are rare enough that a search for their lead byte serves.
 bool has_control_character(std::string_view text) {
   using namespace word_scan;
-  return any_word(
+  return has_c1_control(text) || any_word(
       text,
       [](auto w) {
         using Word = decltype(w);
@@ -54,7 +68,12 @@ std::string printable(std::string_view text, size_t max_bytes) {
     const auto b = static_cast<uint8_t>(text[i]);
     if (b >= 0x80) {
       const size_t n = utf8_length(text, i);
-      if (n == 0) {
+      if (is_c1_control(text, i)) {
+        char buf[8];
+        std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(static_cast<uint8_t>(text[i + 1])));
+        out += buf;
+        i += 2;
+      } else if (n == 0) {
         out += hex_escape(b);
         ++i;
       } else {

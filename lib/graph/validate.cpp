@@ -7,72 +7,14 @@
 #include <utility>
 
 #include "graph/errors.h"
+#include "graph/node_words.h"
 #include "graph/printable.h"
+#include "graph/semantic_check.h"
 #include "graph/value_check.h"
 
 namespace pt {
 
 namespace {
-
-// The words a node's fields may hold, mapped to the in-memory enums
-// (schemas/graph.proto documents them). An unknown word is std::nullopt;
-// the caller names the field in its error.
-std::optional<OpKind> op_kind_of(std::string_view op) {
-  if (op == "placeholder") return OpKind::Placeholder;
-  if (op == "call_function") return OpKind::CallFunction;
-  if (op == "get_attr") return OpKind::GetAttr;
-  if (op == "output") return OpKind::Output;
-  return std::nullopt;
-}
-
-// An empty recompute field is Recompute::None.
-std::optional<Recompute> recompute_of(std::string_view rc) {
-  if (rc.empty()) return Recompute::None;
-  if (rc == "MUST_SAVE") return Recompute::MustSave;
-  if (rc == "PREFER_SAVE") return Recompute::PreferSave;
-  if (rc == "MUST_RECOMPUTE") return Recompute::MustRecompute;
-  if (rc == "PREFER_RECOMPUTE") return Recompute::PreferRecompute;
-  return std::nullopt;
-}
-
-// An empty partitioner_tag is PartitionerTag::None.
-std::optional<PartitionerTag> partitioner_tag_of(std::string_view tag) {
-  if (tag.empty()) return PartitionerTag::None;
-  if (tag == "is_forward") return PartitionerTag::IsForward;
-  if (tag == "is_backward") return PartitionerTag::IsBackward;
-  if (tag == "must_be_in_forward") return PartitionerTag::MustBeInForward;
-  if (tag == "must_be_in_backward") return PartitionerTag::MustBeInBackward;
-  return std::nullopt;
-}
-
-// What a placeholder feeds, from its target (its name when the target is
-// empty), as PyTorch's partitioner tells them apart: tangents, backward and
-// forward RNG seeds and offsets; every other placeholder is a primal.
-InputKind placeholder_input_kind(std::string_view name, std::string_view target) {
-  const std::string_view t = target.empty() ? name : target;
-  if (t.find("tangents") != std::string_view::npos) return InputKind::Tangent;
-  if (t.find("bwd_seed") != std::string_view::npos || t.find("bwd_base_offset") != std::string_view::npos) {
-    return InputKind::BwdSeed;
-  }
-  if (t.find("fwd_seed") != std::string_view::npos || t.find("fwd_base_offset") != std::string_view::npos) {
-    return InputKind::FwdSeed;
-  }
-  return InputKind::Primal;
-}
-
-// Ops with side effects that dead-code elimination must keep, besides
-// mutating ops (docs/design.md, dead-code elimination), by packet.
-bool is_side_effect_packet(std::string_view packet) {
-  constexpr std::string_view kSideEffectPackets[] = {
-      "aten._assert_scalar",         "aten._assert_async",
-      "aten._assert_tensor_metadata", "aten.sym_constrain_range",
-      "aten.sym_constrain_range_for_size", "profiler._record_function_enter",
-      "profiler._record_function_enter_new", "profiler._record_function_exit",
-      "higher_order.with_effects",
-  };
-  return std::find(std::begin(kSideEffectPackets), std::end(kSideEffectPackets), packet) !=
-         std::end(kSideEffectPackets);
-}
 
 class Validator {
  public:
@@ -107,7 +49,10 @@ class Validator {
                          std::to_string(first) + "])");
       }
     }
-    if (count == 1 && message_.nodes(0).op() == "output" && !options_.allow_output_only) {
+    if (has_control_character(message_.name())) {
+      fail_graph("name = '" + printable(message_.name()) + "' holds a control character (names are one-line identifiers)");
+    }
+    if (count == 1 && message_.nodes(0).op() == "output" && !options_.partition_graph) {
       fail_graph("nodes holds only the output node (no inputs and no ops: nothing to partition)");
     }
     g_.nodes.resize(static_cast<size_t>(count));
@@ -117,6 +62,8 @@ class Validator {
       if (g_.nodes[static_cast<size_t>(id)].input_kind == InputKind::Primal) g_.primals.push_back(id);
     }
     finish_graph();
+    check_getitems(g_);
+    if (!options_.partition_graph) check_gradient_outputs(g_);
     return std::move(g_);
   }
 
@@ -128,9 +75,10 @@ class Validator {
 
   // The pooled packet of a target and whether it has side effects, worked
   // out once per distinct target (a few hundred per graph), not per node.
-  std::pair<std::string_view, bool> intern_packet(std::string_view target) {
+  std::pair<std::string_view, bool> intern_packet(const proto::Node& pn, std::string_view target) {
     const NodeId at = seen_targets_.find(target);
     if (at >= 0) return {packet_views_[static_cast<size_t>(at)], side_effect_[static_cast<size_t>(at)]};
+    check_identifier(pn, target, [] { return std::string("target"); });
     const std::string_view pooled = packets_->intern(packet_of(target));
     const bool side_effect = is_side_effect_packet(pooled);
     packet_views_.push_back(pooled);
@@ -154,7 +102,7 @@ class Validator {
     if (n.op == OpKind::Output && !last) fail(pn, "op", "= 'output' but the output node must be the last node");
     if (n.op != OpKind::Output && last) fail(pn, "op", "= '" + printable(pn.op()) + "' but the last node must be the output node");
     if (n.op == OpKind::CallFunction && n.target.empty()) fail(pn, "target", "is empty");
-    const auto [packet, side_effect] = intern_packet(n.target);
+    const auto [packet, side_effect] = intern_packet(pn, n.target);
     n.packet = packet;
 
     if (n.op == OpKind::Placeholder) n.input_kind = placeholder_input_kind(n.name, n.target);
@@ -181,6 +129,7 @@ class Validator {
     n.arg_numbers = static_cast<uint8_t>(std::min(numbers, 255));
     if (!pn.kwargs().empty()) {
       for (const auto& [key, value] : kwargs_by_key(pn)) {
+        check_identifier(pn, *key, [] { return std::string("kwargs (a key)"); });
         if (!collect_refs(*value, self)) walk_arg(pn, *value, "kwargs." + printable(*key), self);
       }
     }
@@ -190,8 +139,17 @@ class Validator {
     // Value.
     if (pn.has_val()) read_node_value(pn, pn.val(), g_.source, options_.max_nesting, n);
     else if (n.op == OpKind::Placeholder) fail(pn, "val", "is missing (every placeholder needs its value)");
+    else if (!may_lack_val(n.op, n.target)) {
+      fail(pn, "val", "is missing (only the output node, get_attr nodes and aten._assert_scalar.default may "
+                      "lack one, as in PyTorch's partitioner)");
+    }
 
-    for (const std::string& t : pn.op_tags()) n.reduction_tag = n.reduction_tag || t == "reduction";
+    for (int k = 0; k < pn.op_tags_size(); ++k) {
+      const std::string& t = pn.op_tags(k);
+      check_identifier(pn, t, [k] { return "op_tags[" + std::to_string(k) + "]"; });
+      n.reduction_tag = n.reduction_tag || t == "reduction";
+    }
+    check_identifier(pn, pn.module_path(), [] { return std::string("module_path"); });
     n.is_mutable = pn.mutable_();
     n.has_backward_hook = pn.has_backward_hook();
     const std::optional<Recompute> recompute = recompute_of(pn.recompute());
@@ -219,6 +177,16 @@ class Validator {
     // dead-code elimination does not treat them as side effects.
     n.impure = pn.impure() || n.op == OpKind::Placeholder ||
                (n.op == OpKind::CallFunction && (n.is_mutable || side_effect));
+  }
+
+  // Names, targets, keys, tags and paths are one-line identifiers: a
+  // control character in one would reach a terminal or a report.
+  // `field()` names the field, called only on the way to an error.
+  template <typename Field>
+  void check_identifier(const proto::Node& pn, std::string_view text, const Field& field) const {
+    if (has_control_character(text)) {
+      fail(pn, field(), "= '" + printable(text) + "' holds a control character (a one-line identifier)");
+    }
   }
 
   // The node `ref` names when it comes before node `self`, else kNoNode.
@@ -266,6 +234,12 @@ class Validator {
         case proto::Arg::kFloat:
           if (numbers) ++*numbers;
           break;
+        case proto::Arg::kDtype:
+          if (has_control_character(arg->dtype())) return false;
+          break;
+        case proto::Arg::kDevice:
+          if (has_control_character(arg->device())) return false;
+          break;
         case proto::Arg::KIND_NOT_SET: return false;
         default: break;
       }
@@ -289,7 +263,9 @@ class Validator {
           break;
         case proto::Arg::kList: {
           if (item.depth >= options_.max_nesting) {
-            fail(pn, item.field, "nests lists deeper than " + std::to_string(options_.max_nesting));
+            // The root field: the path to the depth would be a long line.
+            fail(pn, root_field, "nests lists deeper than " + std::to_string(options_.max_nesting) +
+                                     " levels (the limit for args and values)");
           }
           for (int k = arg.list().items_size() - 1; k >= 0; --k) {
             stack.push_back({&arg.list().items(k), item.field + ".list.items[" + std::to_string(k) + "]",
@@ -297,6 +273,12 @@ class Validator {
           }
           break;
         }
+        case proto::Arg::kDtype:
+          check_identifier(pn, arg.dtype(), [&] { return item.field + ".dtype"; });
+          break;
+        case proto::Arg::kDevice:
+          check_identifier(pn, arg.device(), [&] { return item.field + ".device"; });
+          break;
         case proto::Arg::KIND_NOT_SET:
           fail(pn, item.field, "has no field set (expected one of node, int, float, bool, str, none, list, dtype, device, repr)");
         default:

@@ -6,8 +6,13 @@
 // comes earlier (so the graph is topologically ordered and acyclic); exactly
 // one output node, last; num_fwd_outputs within the output list;
 // static_lifetime_input_indices within the primals; known dtypes, dims >= 0,
-// byte sizes without overflow; known recompute and partitioner tags; arg and
-// value nesting depth bounded; node count bounded; memory_budget in [0, 1].
+// byte sizes without overflow; symbolic expressions well formed
+// (sym_expr.h); a val on every node but the output node, get_attr nodes and
+// aten._assert_scalar.default (as PyTorch's partitioner asks); no control
+// characters (C0, DEL, C1) in names, targets and other identifier fields;
+// known recompute and partitioner tags; arg and value nesting depth bounded;
+// node count bounded; memory_budget in [0, 1]; getitems and, in a joint
+// graph, one gradient per primal (semantic_check.h).
 #pragma once
 
 #include <cstdint>
@@ -19,13 +24,20 @@
 
 namespace pt {
 
+inline constexpr int kMaxNesting = 16;
+
 struct ValidateOptions {
   int64_t max_nodes = 20'000'000;  // reject larger inputs (resource limit)
-  int max_nesting = 32;            // args lists / value tuples nested deeper are rejected
-  // A graph of only the output node has nothing to partition and is refused
-  // as a joint graph; as a partition's forward or backward it is valid (a
-  // joint graph without tangents and gradients has an empty backward).
-  bool allow_output_only = false;
+  // Args lists and value tuples nested deeper are rejected (docs/user_guide.md,
+  // File formats). Real graphs nest one or two deep; 16 stays below what the
+  // protobuf parsers' own recursion limit lets through, so a deeper file is
+  // refused with its node and field named rather than by the parser.
+  int max_nesting = kMaxNesting;
+  // The graph is a partition's forward or backward, not a joint graph: it
+  // may be only its output node (a joint graph without tangents and
+  // gradients has an empty backward), and its outputs are not forward
+  // outputs then one gradient per primal.
+  bool partition_graph = false;
 };
 
 // The Graph keeps `proto` alive: its nodes' text fields view the message's

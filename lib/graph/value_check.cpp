@@ -1,12 +1,14 @@
 #include "graph/value_check.h"
 
 #include <cstdint>
+#include <optional>
 #include <string_view>
 #include <vector>
 
 #include "graph/dtype.h"
 #include "graph/errors.h"
 #include "graph/printable.h"
+#include "graph/sym_expr.h"
 
 namespace pt {
 
@@ -49,11 +51,14 @@ class ValueChecker {
             }
             case proto::Value::kTuple:
               if (item.depth >= max_nesting_) {
-                fail(pn, field(), "nests tuples deeper than " + std::to_string(max_nesting_));
+                // The root field: the path to the depth would be a long line.
+                fail(pn, "val.tuple", "nests tuples deeper than " + std::to_string(max_nesting_) +
+                                          " levels (the limit for args and values)");
               }
               push_items(item.v->tuple(), item.path, item.depth + 1);
               break;
             case proto::Value::kSym: check_sym(pn, item.v->sym(), [&] { return field() + ".sym"; }); break;
+            case proto::Value::kOpaque: check_opaque(pn, item.v->opaque(), [&] { return field() + ".opaque"; }); break;
             case proto::Value::KIND_NOT_SET: fail(pn, field(), "has no field set");
             default: break;
           }
@@ -66,7 +71,10 @@ class ValueChecker {
         n.size_bytes = 1;
         break;
       case proto::Value::kNone: n.value_kind = ValueKind::None; break;
-      case proto::Value::kOpaque: n.value_kind = ValueKind::Opaque; break;
+      case proto::Value::kOpaque:
+        n.value_kind = ValueKind::Opaque;
+        check_opaque(pn, v.opaque(), [] { return std::string("val.opaque"); });
+        break;
       case proto::Value::KIND_NOT_SET:
         fail(pn, "val", "has no field set (expected one of tensor, tuple, sym, none, opaque)");
     }
@@ -111,6 +119,9 @@ class ValueChecker {
     const auto info = dtype_info(t.dtype());
     if (!info) fail(pn, field() + ".dtype", "= '" + printable(t.dtype()) + "' is not a torch dtype");
     if (dtype != nullptr) *dtype = info->code;
+    if (has_control_character(t.device())) {
+      fail(pn, field() + ".device", "= '" + printable(t.device()) + "' holds a control character (a one-line identifier)");
+    }
     const uint64_t itemsize = info->itemsize;
     if (t.stride_size() != 0 && t.stride_size() != t.shape_size()) {
       fail(pn, field() + ".stride", "has " + std::to_string(t.stride_size()) + " entries but shape has " +
@@ -119,6 +130,22 @@ class ValueChecker {
     if (t.shape_expr_size() != 0 && t.shape_expr_size() != t.shape_size()) {
       fail(pn, field() + ".shape_expr", "has " + std::to_string(t.shape_expr_size()) + " entries but shape has " +
                                           std::to_string(t.shape_size()));
+    }
+    if (t.stride_expr_size() != 0 && t.stride_expr_size() != t.stride_size()) {
+      fail(pn, field() + ".stride_expr", "has " + std::to_string(t.stride_expr_size()) +
+                                           " entries but stride has " + std::to_string(t.stride_size()));
+    }
+    for (int k = 0; k < t.shape_expr_size(); ++k) {
+      check_expr(pn, t.shape_expr(k), t.shape(k), [&] { return field() + ".shape_expr[" + std::to_string(k) + "]"; },
+                 [&] { return "shape[" + std::to_string(k) + "]"; });
+    }
+    for (int k = 0; k < t.stride_expr_size(); ++k) {
+      check_expr(pn, t.stride_expr(k), t.stride(k), [&] { return field() + ".stride_expr[" + std::to_string(k) + "]"; },
+                 [&] { return "stride[" + std::to_string(k) + "]"; });
+    }
+    if (!t.storage_offset_expr().empty()) {
+      check_expr(pn, t.storage_offset_expr(), t.storage_offset(), [&] { return field() + ".storage_offset_expr"; },
+                 [] { return std::string("storage_offset"); });
     }
     // Byte sizes stay below 2^62 so that sums of a few of them cannot overflow.
     constexpr uint64_t kLimit = uint64_t{1} << 62;
@@ -140,12 +167,43 @@ class ValueChecker {
     return zero ? 0 : bytes;
   }
 
+  // A symbolic entry of a tensor: an expression (sym_expr.h), and when it
+  // is a plain integer, the same number as its hint `hint_field()` = `hint`.
+  template <typename Field, typename HintField>
+  void check_expr(const proto::Node& pn, const std::string& expr, int64_t hint, const Field& field,
+                  const HintField& hint_field) {
+    check_expr_syntax(pn, expr, field);
+    const std::optional<int64_t> literal = sym_expr_integer(expr);
+    if (literal && *literal != hint) {
+      fail(pn, field(), "= '" + printable(expr) + "' but " + hint_field() + " = " + std::to_string(hint) +
+                            " (a constant entry is its own hint)");
+    }
+  }
+
+  template <typename Field>
+  void check_expr_syntax(const proto::Node& pn, const std::string& expr, const Field& field) {
+    const std::string problem = sym_expr_problem(expr);
+    if (!problem.empty()) {
+      fail(pn, field(), "= '" + printable(expr) + "' is not a symbolic expression: " + problem);
+    }
+  }
+
+  // An opaque value's type name, shown in reports.
+  template <typename Field>
+  void check_opaque(const proto::Node& pn, const std::string& type_name, const Field& field) {
+    if (has_control_character(type_name)) {
+      fail(pn, field(), "= '" + printable(type_name) + "' holds a control character (a one-line identifier)");
+    }
+  }
+
   template <typename Field>
   SymKind check_sym(const proto::Node& pn, const proto::SymValue& s, const Field& field) {
-    if (s.kind() == "int") return SymKind::Int;
-    if (s.kind() == "float") return SymKind::Float;
-    if (s.kind() == "bool") return SymKind::Bool;
-    fail(pn, field() + ".kind", "= '" + printable(s.kind()) + "' is not one of int, float, bool");
+    SymKind kind = SymKind::Int;
+    if (s.kind() == "float") kind = SymKind::Float;
+    else if (s.kind() == "bool") kind = SymKind::Bool;
+    else if (s.kind() != "int") fail(pn, field() + ".kind", "= '" + printable(s.kind()) + "' is not one of int, float, bool");
+    check_expr_syntax(pn, s.expr(), [&] { return field() + ".expr"; });
+    return kind;
   }
 
   [[noreturn]] void fail(const proto::Node& n, const std::string& field, const std::string& what) const {

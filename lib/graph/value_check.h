@@ -1,6 +1,8 @@
 // Checking a node's `val` and reading its sizes into the Node (validate.h's
-// rules for values: known dtypes, dims >= 0, byte sizes below 2^62, stride
-// and shape_expr lengths, symbol kinds, tuple nesting depth).
+// rules for values: known dtypes, dims >= 0, byte sizes below 2^62, stride,
+// shape_expr and stride_expr lengths, symbolic expressions (sym_expr.h) and
+// constant entries equal to their hints, symbol kinds, devices and opaque
+// type names without control characters, tuple nesting depth).
 #pragma once
 
 #include <string>

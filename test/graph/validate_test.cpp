@@ -14,26 +14,13 @@
 #include "graph/graph_io.h"
 #include "graph/printable.h"
 #include "graph/validate.h"
+#include "graph/validation_error.h"
 
 namespace {
 
-std::shared_ptr<const pt::proto::Graph> parse(const std::string& pbtxt) {
-  auto g = std::make_shared<pt::proto::Graph>();
-  REQUIRE(google::protobuf::TextFormat::ParseFromString(pbtxt, g.get()));
-  return g;
-}
+pt::Graph valid(const std::string& pbtxt) { return pt::validate(pt::test::parse_pbtxt(pbtxt), "g.pbtxt"); }
 
-pt::Graph valid(const std::string& pbtxt) { return pt::validate(parse(pbtxt), "g.pbtxt"); }
-
-// The InputError message validate() throws, or "" when it accepts the graph.
-std::string error_of(const std::string& pbtxt, const pt::ValidateOptions& options = {}) {
-  try {
-    pt::validate(parse(pbtxt), "g.pbtxt", options);
-  } catch (const pt::InputError& e) {
-    return e.what();
-  }
-  return "";
-}
+using pt::test::validation_error;
 
 // A placeholder "x" (float32 [2, 3]) and the output node returning it; the
 // node text in between is spliced in.
@@ -55,21 +42,21 @@ const std::string kTensorVal = R"(val { tensor { shape: [2, 3] stride: [3, 1] dt
 }  // namespace
 
 TEST_CASE("graph-level rules") {
-  CHECK(error_of("") == "g.pbtxt: nodes is empty (a graph needs at least its output node)");
+  CHECK(validation_error("") == "g.pbtxt: nodes is empty (a graph needs at least its output node)");
   pt::ValidateOptions small;
   small.max_nodes = 1;
-  CHECK(error_of(around(""), small) == "g.pbtxt: nodes has 2 entries, above --max-nodes = 1");
-  CHECK(error_of(R"(nodes { op: "output" })") == "g.pbtxt: nodes[0].name is empty");
-  CHECK(error_of(around(call("x", kTensorVal))) == "g.pbtxt: node 'x': name is not unique (also nodes[0])");
+  CHECK(validation_error(around(""), small) == "g.pbtxt: nodes has 2 entries, above --max-nodes = 1");
+  CHECK(validation_error(R"(nodes { op: "output" })") == "g.pbtxt: nodes[0].name is empty");
+  CHECK(validation_error(around(call("x", kTensorVal))) == "g.pbtxt: node 'x': name is not unique (also nodes[0])");
   // Only the output node: nothing to partition as a joint graph, but a valid
   // partition output (the empty backward of a graph without tangents; a
   // fuzzer finding, test/robustness/empty_backward.json).
   const std::string only_output = R"(nodes { name: "output" op: "output" target: "output" })";
-  CHECK(error_of(only_output) ==
+  CHECK(validation_error(only_output) ==
         "g.pbtxt: nodes holds only the output node (no inputs and no ops: nothing to partition)");
   pt::ValidateOptions partition_output;
-  partition_output.allow_output_only = true;
-  CHECK(error_of(only_output, partition_output) == "");
+  partition_output.partition_graph = true;
+  CHECK(validation_error(only_output, partition_output) == "");
 }
 
 TEST_CASE("a control character anywhere in a name of any length to 40 is found, and only a control character") {
@@ -92,87 +79,87 @@ TEST_CASE("a control character anywhere in a name of any length to 40 is found, 
       }
     }
   }
-  CHECK(error_of(around(call(std::string("a\\tb"), kTensorVal))) ==
+  CHECK(validation_error(around(call(std::string("a\\tb"), kTensorVal))) ==
         "g.pbtxt: nodes[1].name = 'a\\tb' holds a control character (names are one-line identifiers)");
 }
 
 TEST_CASE("op kinds and the output node") {
-  CHECK(error_of(around(R"(nodes { name: "m" op: "call_method" target: "add" })")) ==
+  CHECK(validation_error(around(R"(nodes { name: "m" op: "call_method" target: "add" })")) ==
         "g.pbtxt: node 'm': op = 'call_method' is not one of placeholder, call_function, get_attr, output");
-  CHECK(error_of(R"(nodes { name: "x" op: "placeholder" val { none: true } })") ==
+  CHECK(validation_error(R"(nodes { name: "x" op: "placeholder" val { none: true } })") ==
         "g.pbtxt: node 'x': op = 'placeholder' but the last node must be the output node");
-  CHECK(error_of(around(R"(nodes { name: "out0" op: "output" })")) ==
+  CHECK(validation_error(around(R"(nodes { name: "out0" op: "output" })")) ==
         "g.pbtxt: node 'out0': op = 'output' but the output node must be the last node");
-  CHECK(error_of(around(R"(nodes { name: "f" op: "call_function" })")) == "g.pbtxt: node 'f': target is empty");
+  CHECK(validation_error(around(R"(nodes { name: "f" op: "call_function" })")) == "g.pbtxt: node 'f': target is empty");
 }
 
 TEST_CASE("references: unknown, later (cycle), self, in kwargs and nested lists") {
-  CHECK(error_of(around(call("r", R"(args { node: "nope" })"))) ==
+  CHECK(validation_error(around(call("r", R"(args { node: "nope" })"))) ==
         "g.pbtxt: node 'r': args[0].node = 'nope' refers to no node in the graph");
-  CHECK(error_of(around(call("a", R"(args { node: "b" })") + call("b", R"(args { node: "a" })"))) ==
+  CHECK(validation_error(around(call("a", R"(args { node: "b" })") + call("b", R"(args { node: "a" })"))) ==
         "g.pbtxt: node 'a': args[0].node = 'b' refers to a later node (nodes must be in topological order; is "
         "there a cycle?)");
-  CHECK(error_of(around(call("s", R"(args { node: "x" } args { node: "s" })"))) ==
+  CHECK(validation_error(around(call("s", R"(args { node: "x" } args { node: "s" })"))) ==
         "g.pbtxt: node 's': args[1].node = 's' refers to the node itself (a cycle)");
-  CHECK(error_of(around(call("k", R"(kwargs { key: "other" value { node: "zz" } })"))) ==
+  CHECK(validation_error(around(call("k", R"(kwargs { key: "other" value { node: "zz" } })"))) ==
         "g.pbtxt: node 'k': kwargs.other.node = 'zz' refers to no node in the graph");
-  CHECK(error_of(around(call("l", R"(args { list { items { int: 1 } items { node: "zz" } } })"))) ==
+  CHECK(validation_error(around(call("l", R"(args { list { items { int: 1 } items { node: "zz" } } })"))) ==
         "g.pbtxt: node 'l': args[0].list.items[1].node = 'zz' refers to no node in the graph");
   // The output node's references are checked like any other.
-  CHECK(error_of(around("", R"(items { node: "ghost" })")) ==
+  CHECK(validation_error(around("", R"(items { node: "ghost" })")) ==
         "g.pbtxt: node 'output': args[0].list.items[0].node = 'ghost' refers to no node in the graph");
 }
 
 TEST_CASE("args: empty Arg and nesting depth") {
-  CHECK(error_of(around(call("e", R"(args { node: "x" } args { })"))) ==
+  CHECK(validation_error(around(call("e", R"(args { node: "x" } args { })"))) ==
         "g.pbtxt: node 'e': args[1] has no field set (expected one of node, int, float, bool, str, none, list, "
         "dtype, device, repr)");
-  CHECK(error_of(around(call("e", R"(args { list { items { } } })"))) ==
+  CHECK(validation_error(around(call("e", R"(args { list { items { } } })"))) ==
         "g.pbtxt: node 'e': args[0].list.items[0] has no field set (expected one of node, int, float, bool, str, "
         "none, list, dtype, device, repr)");
   pt::ValidateOptions shallow;
   shallow.max_nesting = 2;
-  const std::string two = call("n", R"(args { list { items { list { items { int: 1 } } } } })");
+  const std::string two = call("n", R"(args { list { items { list { items { int: 1 } } } } } )" + kTensorVal);
   const std::string three = call("n", R"(args { list { items { list { items { list { } } } } } })");
-  CHECK(error_of(around(two), shallow) == "");
-  CHECK(error_of(around(three), shallow) ==
-        "g.pbtxt: node 'n': args[0].list.items[0].list.items[0] nests lists deeper than 2");
+  CHECK(validation_error(around(two), shallow) == "");
+  CHECK(validation_error(around(three), shallow) ==
+        "g.pbtxt: node 'n': args[0] nests lists deeper than 2 levels (the limit for args and values)");
 }
 
 TEST_CASE("values: presence, kinds, symbols") {
-  CHECK(error_of(around(R"(nodes { name: "p" op: "placeholder" })")) ==
+  CHECK(validation_error(around(R"(nodes { name: "p" op: "placeholder" })")) ==
         "g.pbtxt: node 'p': val is missing (every placeholder needs its value)");
-  CHECK(error_of(around(call("v", "val { }"))) ==
+  CHECK(validation_error(around(call("v", "val { }"))) ==
         "g.pbtxt: node 'v': val has no field set (expected one of tensor, tuple, sym, none, opaque)");
-  CHECK(error_of(around(call("s", R"(val { sym { kind: "complex" expr: "s0" hint: 3 } })"))) ==
+  CHECK(validation_error(around(call("s", R"(val { sym { kind: "complex" expr: "s0" hint: 3 } })"))) ==
         "g.pbtxt: node 's': val.sym.kind = 'complex' is not one of int, float, bool");
-  CHECK(error_of(around(call("t", R"(val { tuple { items { none: true } items { sym { kind: "" } } } })"))) ==
+  CHECK(validation_error(around(call("t", R"(val { tuple { items { none: true } items { sym { kind: "" } } } })"))) ==
         "g.pbtxt: node 't': val.tuple.items[1].sym.kind = '' is not one of int, float, bool");
-  CHECK(error_of(around(call("t", R"(val { tuple { items { none: true } items { } } })"))) ==
+  CHECK(validation_error(around(call("t", R"(val { tuple { items { none: true } items { } } })"))) ==
         "g.pbtxt: node 't': val.tuple.items[1] has no field set");
   pt::ValidateOptions shallow;
   shallow.max_nesting = 2;
-  CHECK(error_of(around(call("t", R"(val { tuple { items { tuple { items { tuple { } } } } } })")), shallow) ==
-        "g.pbtxt: node 't': val.tuple.items[0].tuple.items[0] nests tuples deeper than 2");
+  CHECK(validation_error(around(call("t", R"(val { tuple { items { tuple { items { tuple { } } } } } })")), shallow) ==
+        "g.pbtxt: node 't': val.tuple nests tuples deeper than 2 levels (the limit for args and values)");
 }
 
 TEST_CASE("tensors: dtype, stride and shape_expr lengths, negative dims, overflow") {
-  CHECK(error_of(around(call("d", R"(val { tensor { shape: [2] dtype: "float12" } })"))) ==
+  CHECK(validation_error(around(call("d", R"(val { tensor { shape: [2] dtype: "float12" } })"))) ==
         "g.pbtxt: node 'd': val.tensor.dtype = 'float12' is not a torch dtype");
-  CHECK(error_of(around(call("d", R"(val { tensor { shape: [2, 3] stride: [1] dtype: "float32" } })"))) ==
+  CHECK(validation_error(around(call("d", R"(val { tensor { shape: [2, 3] stride: [1] dtype: "float32" } })"))) ==
         "g.pbtxt: node 'd': val.tensor.stride has 1 entries but shape has 2");
-  CHECK(error_of(around(call("d", R"(val { tensor { shape: [2, 3] shape_expr: ["s0"] dtype: "float32" } })"))) ==
+  CHECK(validation_error(around(call("d", R"(val { tensor { shape: [2, 3] shape_expr: ["s0"] dtype: "float32" } })"))) ==
         "g.pbtxt: node 'd': val.tensor.shape_expr has 1 entries but shape has 2");
-  CHECK(error_of(around(call("d", R"(val { tensor { shape: [2, -5] dtype: "float32" } })"))) ==
+  CHECK(validation_error(around(call("d", R"(val { tensor { shape: [2, -5] dtype: "float32" } })"))) ==
         "g.pbtxt: node 'd': val.tensor.shape[1] = -5 is negative");
-  CHECK(error_of(around(call("d", R"(val { tensor { shape: [4294967296, 4294967296] dtype: "float32" } })"))) ==
+  CHECK(validation_error(around(call("d", R"(val { tensor { shape: [4294967296, 4294967296] dtype: "float32" } })"))) ==
         "g.pbtxt: node 'd': val.tensor.shape describes a tensor of more than 2^62 bytes (size overflows)");
-  CHECK(error_of(around(call("d", R"(val { tuple { items { tensor { shape: [1, -1] dtype: "bool" } } } })"))) ==
+  CHECK(validation_error(around(call("d", R"(val { tuple { items { tensor { shape: [1, -1] dtype: "bool" } } } })"))) ==
         "g.pbtxt: node 'd': val.tuple.items[0].tensor.shape[1] = -1 is negative");
   // 2^61 bytes each: fine alone, too much together.
   const std::string half = R"(items { tensor { shape: [2305843009213693952] dtype: "uint8" } })";
-  CHECK(error_of(around(call("d", "val { tuple { " + half + " } }"))) == "");
-  CHECK(error_of(around(call("d", "val { tuple { " + half + half + half + " } }"))) ==
+  CHECK(validation_error(around(call("d", "val { tuple { " + half + " } }"))) == "");
+  CHECK(validation_error(around(call("d", "val { tuple { " + half + half + half + " } }"))) ==
         "g.pbtxt: node 'd': val.tuple holds more than 2^62 bytes");
   // A zero dim makes the tensor empty, however large the other dims.
   const pt::Graph g = valid(around(call("z", R"(val { tensor { shape: [0, 4611686018427387904] dtype: "float64" } })")));
@@ -180,14 +167,14 @@ TEST_CASE("tensors: dtype, stride and shape_expr lengths, negative dims, overflo
 }
 
 TEST_CASE("tags: recompute and partitioner_tag") {
-  CHECK(error_of(around(call("r", R"(recompute: "ALWAYS")"))) ==
+  CHECK(validation_error(around(call("r", R"(recompute: "ALWAYS" )" + kTensorVal))) ==
         "g.pbtxt: node 'r': recompute = 'ALWAYS' is not one of MUST_SAVE, PREFER_SAVE, MUST_RECOMPUTE, "
         "PREFER_RECOMPUTE");
-  CHECK(error_of(around(call("t", R"(partitioner_tag: "is_sideways")"))) ==
+  CHECK(validation_error(around(call("t", R"(partitioner_tag: "is_sideways" )" + kTensorVal))) ==
         "g.pbtxt: node 't': partitioner_tag = 'is_sideways' is not one of is_forward, is_backward, "
         "must_be_in_forward, must_be_in_backward");
   const pt::Graph g = valid(around(call("r", R"(recompute: "PREFER_RECOMPUTE" ac_graph_id: 7
-                                                   partitioner_tag: "must_be_in_backward")")));
+                                                   partitioner_tag: "must_be_in_backward" )" + kTensorVal)));
   const pt::Node& r = g[g.find("r")];
   CHECK(r.recompute == pt::Recompute::PreferRecompute);
   REQUIRE(r.has_ac_graph_id);
@@ -197,12 +184,17 @@ TEST_CASE("tags: recompute and partitioner_tag") {
 
 TEST_CASE("outputs: num_fwd_outputs and static_lifetime_input_indices ranges") {
   std::string g = around("", R"(items { node: "x" } items { none: true })");
-  CHECK(error_of(g + "num_fwd_outputs: 3") == "g.pbtxt: num_fwd_outputs = 3 is outside the output list (2 outputs)");
-  CHECK(error_of(g + "num_fwd_outputs: -1") == "g.pbtxt: num_fwd_outputs = -1 is outside the output list (2 outputs)");
-  CHECK(error_of(g + "num_fwd_outputs: 2") == "");
-  CHECK(error_of(g + "static_lifetime_input_indices: [0, 1]") ==
+  CHECK(validation_error(g + "num_fwd_outputs: 3") == "g.pbtxt: num_fwd_outputs = 3 is outside the output list (2 outputs)");
+  CHECK(validation_error(g + "num_fwd_outputs: -1") == "g.pbtxt: num_fwd_outputs = -1 is outside the output list (2 outputs)");
+  CHECK(validation_error(g + "num_fwd_outputs: 1") == "");
+  // All outputs forward: in range, valid for a partition's forward graph (a
+  // joint graph needs its primal's gradient, semantic_check_test.cpp).
+  pt::ValidateOptions partition_graph;
+  partition_graph.partition_graph = true;
+  CHECK(validation_error(g + "num_fwd_outputs: 2", partition_graph) == "");
+  CHECK(validation_error(g + "static_lifetime_input_indices: [0, 1]") ==
         "g.pbtxt: static_lifetime_input_indices[1] = 1 is not the index of a primal input (there are 1)");
-  CHECK(error_of(g + "static_lifetime_input_indices: [-1]") ==
+  CHECK(validation_error(g + "static_lifetime_input_indices: [-1]") ==
         "g.pbtxt: static_lifetime_input_indices[0] = -1 is not the index of a primal input (there are 1)");
 }
 
@@ -292,7 +284,7 @@ TEST_CASE("first_arg_is_node: only a direct node reference in args[0] counts") {
     nodes { name: "c" op: "call_function" target: "mylib.f.default" args { node: "a" } args { node: "x" }
             val { tensor { shape: [4] dtype: "float32" } } }
     nodes { name: "output" op: "output" target: "output"
-            args { list { items { node: "a" } items { node: "b" } items { node: "c" } } } }
+            args { list { items { node: "a" } items { node: "b" } items { node: "c" } items { none: true } } } }
     num_fwd_outputs: 3
   )");
   const pt::Node& a = g[g.find("a")];
@@ -313,7 +305,8 @@ TEST_CASE("arg_numbers: the ints and floats among the positional args, in lists 
             val { tensor { shape: [4] dtype: "float32" } } }
     nodes { name: "b" op: "call_function" target: "mylib.f.default" args { node: "x" }
             kwargs { key: "dim" value { int: 0 } } val { tensor { shape: [4] dtype: "float32" } } }
-    nodes { name: "output" op: "output" target: "output" args { list { items { node: "a" } items { node: "b" } } } }
+    nodes { name: "output" op: "output" target: "output"
+            args { list { items { node: "a" } items { node: "b" } items { none: true } } } }
     num_fwd_outputs: 2
   )");
   CHECK(g[g.find("a")].arg_numbers == 4);
@@ -333,7 +326,9 @@ TEST_CASE("Node::dtype: a tensor value's dtype code, 0 for tuples, symbols and n
     nodes { name: "s" op: "placeholder" target: "s" val { sym { expr: "s0" kind: "int" } } }
     nodes { name: "t" op: "call_function" target: "mylib.f.default" args { node: "x" }
             val { tuple { items { tensor { shape: [4] dtype: "float32" } } } } }
-    nodes { name: "output" op: "output" target: "output" args { list { items { node: "t" } items { node: "y" } } } }
+    nodes { name: "output" op: "output" target: "output"
+            args { list { items { node: "t" } items { node: "y" } items { none: true } items { none: true }
+                          items { none: true } } } }
     num_fwd_outputs: 2
   )");
   CHECK(g[g.find("x")].dtype == pt::dtype_code("float32"));
@@ -398,12 +393,12 @@ TEST_CASE("the error reported is the one at the lowest node") {
   const std::string bad_dtype = "args { node: \"n29\" } val { tensor { shape: [2] dtype: \"float33\" } }";
   const std::string at_10 = "g.pbtxt: node 'n10': args[0].node = 'nowhere' refers to no node in the graph";
   const std::string at_30 = "g.pbtxt: node 'n30': val.tensor.dtype = 'float33' is not a torch dtype";
-  CHECK(error_of(chain(40, dangling, bad_dtype)) == at_10);
-  CHECK(error_of(chain(40, "", bad_dtype)) == at_30);
-  CHECK(error_of(chain(40, dangling, "")) == at_10);
-  CHECK(error_of(chain(40)).empty());
+  CHECK(validation_error(chain(40, dangling, bad_dtype)) == at_10);
+  CHECK(validation_error(chain(40, "", bad_dtype)) == at_30);
+  CHECK(validation_error(chain(40, dangling, "")) == at_10);
+  CHECK(validation_error(chain(40)).empty());
   // A reference to a later node is told apart from an unknown one.
-  CHECK(error_of(chain(40, "args { node: \"n35\" } " + kTensorVal)) ==
+  CHECK(validation_error(chain(40, "args { node: \"n35\" } " + kTensorVal)) ==
         "g.pbtxt: node 'n10': args[0].node = 'n35' refers to a later node (nodes must be in topological order; is there a "
         "cycle?)");
 }
@@ -417,9 +412,9 @@ TEST_CASE("name errors are reported in node order") {
   const std::string control = renamed(chain(40), "n30", "n30\\001");  // pbtxt octal escape
   const std::string duplicate = renamed(chain(40), "n35", "n5");
   const std::string both = renamed(control, "n35", "n5");
-  CHECK(error_of(control).find("nodes[31].name = 'n30\\x01' holds a control character") != std::string::npos);
-  CHECK(error_of(duplicate) == "g.pbtxt: node 'n5': name is not unique (also nodes[6])");
-  CHECK(error_of(both) == error_of(control));
+  CHECK(validation_error(control).find("nodes[31].name = 'n30\\x01' holds a control character") != std::string::npos);
+  CHECK(validation_error(duplicate) == "g.pbtxt: node 'n5': name is not unique (also nodes[6])");
+  CHECK(validation_error(both) == validation_error(control));
 }
 
 TEST_CASE("gpt2_124m read as .pb, .pbtxt and .json: the same graph") {

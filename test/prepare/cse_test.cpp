@@ -29,7 +29,9 @@ std::string call(const std::string& name, const std::string& target, const std::
 std::string output(const std::vector<std::string>& names) {
   std::string items;
   for (const auto& n : names) items += "items { node: \"" + n + "\" } ";
-  return "nodes { name: \"output\" op: \"output\" args { list { " + items + "} } }\nnum_fwd_outputs: 1\n";
+  // All forward outputs (graph_from_text adds the gradients).
+  return "nodes { name: \"output\" op: \"output\" args { list { " + items + "} } }\nnum_fwd_outputs: " +
+         std::to_string(names.size()) + "\n";
 }
 
 const std::string kX = R"(args { node: "x" } )";

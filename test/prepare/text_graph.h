@@ -13,6 +13,7 @@
 #include <google/protobuf/text_format.h>
 
 #include "graph/validate.h"
+#include "support/none_gradients.h"
 
 namespace pt::test {
 
@@ -42,7 +43,13 @@ inline std::shared_ptr<proto::Graph> message_from_text(const std::string& text) 
   return msg;
 }
 
-inline Graph graph_from_text(const std::string& text) { return validate(message_from_text(text), "test.pbtxt"); }
+// The graph of `text`, its outputs padded with a none gradient per primal
+// not given one (most of these graphs are forward fragments).
+inline Graph graph_from_text(const std::string& text) {
+  const auto msg = message_from_text(text);
+  pad_none_gradients(*msg);
+  return validate(msg, "test.pbtxt");
+}
 
 inline std::vector<std::string> node_names(const Graph& g) {
   std::vector<std::string> out;

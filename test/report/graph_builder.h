@@ -17,6 +17,7 @@
 
 #include "analysis/subgraph.h"
 #include "graph/validate.h"
+#include "support/none_gradients.h"
 
 namespace pt::test {
 
@@ -51,6 +52,7 @@ class GraphBuilder {
       throw std::runtime_error("bad test graph text:\n" + text);
     }
     msg->set_name("test");
+    pad_none_gradients(*msg);  // the outputs, then a none gradient per primal not given one
     return validate(msg, "test.pbtxt");
   }
 

@@ -1,5 +1,6 @@
 // Tiny hand-built graphs for the runtime-estimate tests: placeholders of given
-// shapes, one op node named "op" with hand-written args, and the output node.
+// shapes, one op node named "op" with hand-written args, and the output node
+// (returning "op", then a none gradient per input).
 #pragma once
 
 #include <cstdint>
@@ -12,6 +13,7 @@
 #include <google/protobuf/text_format.h>
 
 #include "graph/validate.h"
+#include "support/none_gradients.h"
 
 namespace pt::test {
 
@@ -58,6 +60,7 @@ inline Graph one_op_graph(const std::vector<Input>& inputs, const std::string& t
   if (!google::protobuf::TextFormat::ParseFromString(text, msg.get())) {
     throw std::runtime_error("bad test graph text:\n" + text);
   }
+  pad_none_gradients(*msg);
   return validate(msg, "op_graph.pbtxt");
 }
 
