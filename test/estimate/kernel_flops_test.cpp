@@ -1,12 +1,14 @@
 // The roofline's FLOPs of convolutions (estimate/kernel_flops.h): PyTorch's
 // count where it is the work done, the grouped weight gradient divided by
-// `groups`; expected numbers worked out by hand.
+// `groups`, and the rate they run at; expected numbers worked out by hand.
 #include <doctest/doctest.h>
 
 #include <string>
 
 #include "analysis/runtime_estimate.h"
+#include "estimate/bandwidth_model.h"
 #include "estimate/kernel_flops.h"
+#include "report/graph_builder.h"
 #include "support/op_graph.h"
 
 using namespace pt::test;  // Input, node_args, one_op_graph, tensor_val, tuple_val
@@ -67,4 +69,22 @@ TEST_CASE("a depthwise forward convolution is depthwise; its count is PyTorch's"
   const pt::NodeId op = g.find("op");
   CHECK(pt::kernel_flops(g, op) == 3600);  // 2 * 2 * 4 * 1 * 9 * 25
   CHECK(pt::is_depthwise_convolution(g, op));
+}
+
+namespace {
+
+// Bytes cost nothing (1e18 B/s): a kernel's time is its FLOPs at the rate
+// it runs at. bf16 1e12, float32 (TF32) 5e11, CUDA cores 1e11 FLOP/s.
+double seconds_of(const pt::Graph& g) {
+  pt::Device d{"test", 1e18, 1e12, 5e11};
+  d.vector_flops_per_second = 1e11;
+  return pt::estimate_pass(g, pt::test::whole_pass(g), g.outputs, pt::OpClasses::pytorch_defaults(), d).seconds;
+}
+
+}  // namespace
+
+TEST_CASE("a float32 convolution_backward runs at the TF32 rate, a depthwise one on the CUDA cores") {
+  // The tuple has no dtype of its own: its float32 inputs make it TF32.
+  CHECK(seconds_of(conv_backward({4, 4, 3, 3}, 1)) == doctest::Approx(28800 / 5e11));
+  CHECK(seconds_of(conv_backward({4, 1, 3, 3}, 4)) == doctest::Approx(7200 / 1e11));
 }
