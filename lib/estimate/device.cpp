@@ -21,6 +21,9 @@ struct Preset {
   uint64_t cached_row_bytes = 0;
   AttentionRates attention{};
   double conv_efficiency = 1;
+  double vector_flops_per_second = 0;
+  double depthwise_conv_efficiency = 1;
+  double atomic_add_seconds = 0;
 };
 
 // cuDNN attention (attention_rate.h), fitted to the H200's kernel times at
@@ -39,8 +42,24 @@ constexpr AttentionRates kHopperAttention = {
 // under-predicted the step by a third. Off with the other efficiencies.
 constexpr double kHopperConvEfficiency = 0.30;
 
+// Depthwise convolutions on Hopper run on the CUDA cores (67e12 float32
+// FLOP/s on the SXM parts): cuDNN's depthwise kernels of a ConvNeXt-T step
+// (B=64, bf16, channels-last; conv2d/dgrad2d/wgrad2d_c1_k1_nhwc) took
+// 4.68 ms on one H100 for their 40.4 GFLOP (7x7 filters, counted per
+// group), 0.13 of that peak: forward 0.16, input gradient 0.08, weight
+// gradient 0.20. Off with the other efficiencies.
+constexpr double kHopperVectorFlops = 67e12;
+constexpr double kHopperDepthwiseEfficiency = 0.13;
+
+// ATen's index_add on Hopper (indexFuncLargeIndex): one scalar bfloat16
+// atomic add per source element, resolved at the L2. The MoE dispatch of
+// 32768 x 1024 elements into a 40961 x 1024 buffer took 295 us a call on
+// one H100 (plus 61 us for the copy of the zeros it adds into), where its
+// source's 67 MB take 22 us: 8.8 ps an element. Off with the efficiencies.
+constexpr double kHopperAtomicAddSeconds = 8.8e-12;
+
 constexpr Preset kPresets[] = {
-    {"a100", 1.555e12, 312e12, 156e12},
+    {"a100", 1.555e12, 312e12, 156e12, 1, 1, 0, 0, 0, {}, 1, 19.5e12},
     // Measured on one H100 SXM (docs/prediction_accuracy.md, micro-benchmark):
     // a 3.3 GB device copy reached 2.98e12 B/s (0.89 of the datasheet's
     // 3.35e12), cuBLAS 616e12 FLOP/s bf16 at 32768x768x50264 and 315e12
@@ -49,7 +68,7 @@ constexpr Preset kPresets[] = {
     // at 13.8 ms. The fused kernels' arithmetic floor and the cached rows are
     // the H200's (below): the same SMs and caches.
     {"h100", 3.35e12, 989e12, 494e12, 0.89, 0.62, 1.59e-12, 0.61e-12, 128 * 1024, kHopperAttention,
-     kHopperConvEfficiency},
+     kHopperConvEfficiency, kHopperVectorFlops, kHopperDepthwiseEfficiency, kHopperAtomicAddSeconds},
     // Efficiencies measured on one H200 (docs/bandwidth_model.md, micro-benchmark):
     // the roofline at datasheet peaks under-predicted every recomputed matmul
     // by 1.6x (bf16) to 3.3x (TF32). Off: --bandwidth-option apply_device_efficiency=false.
@@ -68,8 +87,8 @@ constexpr Preset kPresets[] = {
     // +0.88 ms, where two DRAM passes predict +1.56.
     // Off: --bandwidth-option cached_row_rereads=false.
     {"h200", 4.8e12, 989e12, 494e12, 0.88, 0.62, 1.59e-12, 0.61e-12, 128 * 1024, kHopperAttention,
-     kHopperConvEfficiency},
-    {"h200-measured", 4.2e12, 616e12, 300e12},
+     kHopperConvEfficiency, kHopperVectorFlops, kHopperDepthwiseEfficiency, kHopperAtomicAddSeconds},
+    {"h200-measured", 4.2e12, 616e12, 300e12, 1, 1, 0, 0, 0, {}, 1, kHopperVectorFlops},
 };
 
 double positive_number(std::string_view text, std::string_view whole) {
@@ -89,7 +108,8 @@ Device parse_device(std::string_view text) {
     if (text == p.name) {
       return {std::string(p.name),  p.bytes_per_second,  p.flops_per_second, p.fp32_flops_per_second,
               p.memory_efficiency, p.matmul_efficiency, p.erf_seconds,       p.exp_seconds,
-              p.cached_row_bytes,  p.attention,         p.conv_efficiency};
+              p.cached_row_bytes,  p.attention,         p.conv_efficiency,  p.vector_flops_per_second,
+              p.depthwise_conv_efficiency, p.atomic_add_seconds};
     }
   }
   const auto colon = text.find(':');

@@ -37,6 +37,16 @@ struct Device {
   // GEMMs, forward and backward), which reach far less of the tensor-core
   // peak than a large matmul does; 1: not measured.
   double conv_efficiency = 1;
+  // CUDA-core (non-tensor) float32 FMA peak, for convolutions too small a
+  // matrix for tensor cores (depthwise, kernel_flops.h); 0: not known, they
+  // run at the convolution rate. With its efficiency, measured as
+  // conv_efficiency is (1: not measured).
+  double vector_flops_per_second = 0;
+  double depthwise_conv_efficiency = 1;
+  // Seconds per element that ATen's index_add adds into its output with a
+  // scalar atomic (Inductor leaves aten.index_add to ATen), beyond the
+  // kernel's bytes; 0: not measured, it costs its bytes only.
+  double atomic_add_seconds = 0;
 };
 
 // Presets (datasheet numbers, SXM parts; docs/design.md section 6):
@@ -57,6 +67,9 @@ struct Device {
 //                  of linear_ce's logits shape), 300e12 FLOP/s fp32 (TF32)
 // or "<bytes-per-second>[:<flops-per-second>]" ("2e12", "2e12:400e12"); a bare
 // bandwidth keeps h100's peak FLOP/s; float32 runs at half the given rate.
+// CUDA-core float32 peaks (depthwise convolutions): a100 19.5e12, h100 and
+// h200 67e12; h100 and h200 reach 0.13 of it in cuDNN's depthwise kernels
+// (device.cpp).
 // Throws SettingsError for anything else.
 Device parse_device(std::string_view text);
 

@@ -2,7 +2,8 @@
 // run the forward graph then the backward graph in order, allocating each
 // value when its node runs and freeing it after its last reader, and record
 // the largest total. Views and getitems allocate nothing and keep their base
-// alive. Primals (parameters, inputs) are held by the caller for the whole
+// alive, except the getitems of a non-fusible op's tuple (convolution_backward's
+// gradients): each item is freed after its own last reader. Primals (parameters, inputs) are held by the caller for the whole
 // step; saved values live from the forward until their last backward reader;
 // forward outputs and gradients live to the end of their pass and beyond.
 #pragma once

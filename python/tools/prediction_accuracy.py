@@ -5,7 +5,7 @@ library; runs the partition_tool binary on the kept joint graphs, so the
 predictions can be recomputed without a GPU after a model change.
 
   python3 python/tools/prediction_accuracy.py RESULTS_DIR [RESULTS_DIR ...] \\
-      [--device h100] [--held-out convnext_tiny_bf16_cl,moe_top2] \\
+      [--device h100] [--held-out MODEL,MODEL] \\
       [--bandwidth-option k=v ...] [--binary build/app/partition_tool]
 
 Each RESULTS_DIR is a measure_families.py work directory (WORK/<model>.json,
@@ -134,7 +134,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("results", nargs="+")
     ap.add_argument("--device", default="h100")
-    ap.add_argument("--held-out", default="convnext_tiny_bf16_cl,moe_top2")
+    ap.add_argument("--held-out", default="", help="models kept out of calibration, reported apart")
     ap.add_argument("--bandwidth-option", action="append", default=[])
     ap.add_argument("--binary", default=os.environ.get("PARTITION_TOOL",
                                                        os.path.join(ROOT, "build", "app", "partition_tool")))
@@ -149,9 +149,10 @@ def main():
     cal = [r for r in rows if r["model"] not in held]
     out = [f"Device preset `{args.device}`"
            + (f", bandwidth options {', '.join(args.bandwidth_option)}" if args.bandwidth_option else "") + ".", "",
-           "Calibration models:", "", table(cal), "", bars(cal, "Calibration models"), "",
-           "Held-out models:", "", table([r for r in rows if r["model"] in held]), "",
-           bars([r for r in rows if r["model"] in held], "Held-out models")]
+           "Calibration models:", "", table(cal), "", bars(cal, "Calibration models")]
+    kept = [r for r in rows if r["model"] in held]
+    if kept:
+        out += ["", "Held-out models:", "", table(kept), "", bars(kept, "Held-out models")]
     print("\n".join(out))
     if args.json_out:
         with open(args.json_out, "w", encoding="utf-8") as f:

@@ -1,0 +1,98 @@
+#include "estimate/kernel_flops.h"
+
+#include <optional>
+#include <stdexcept>
+#include <string_view>
+
+#include "analysis/flop_formulas.h"
+#include "analysis/runtime_estimate.h"
+
+namespace pt {
+
+namespace {
+
+using flops::Shape;
+
+std::optional<Shape> tensor_shape(const proto::Value& v) {
+  if (v.kind_case() != proto::Value::kTensor) return std::nullopt;
+  const auto& s = v.tensor().shape();
+  return Shape(s.begin(), s.end());
+}
+
+// The shape of positional input `index` of `id`.
+std::optional<Shape> input_shape(const Graph& g, NodeId id, size_t index) {
+  const Node& n = g[id];
+  if (n.positional_inputs.size() <= index) return std::nullopt;
+  return tensor_shape(g.record(n.positional_inputs[index]).val());
+}
+
+// A literal int at positional `index` or keyword `name`; nullopt otherwise.
+std::optional<int64_t> int_arg(const proto::Node& pn, int index, std::string_view name) {
+  const proto::Arg* a = index < pn.args_size() ? &pn.args(index) : find_kwarg(pn, name);
+  if (!a || a->kind_case() != proto::Arg::kInt) return std::nullopt;
+  return a->int_();
+}
+
+bool bool_arg(const proto::Node& pn, int index, std::string_view name) {
+  const proto::Arg* a = index < pn.args_size() ? &pn.args(index) : find_kwarg(pn, name);
+  return a && a->kind_case() == proto::Arg::kBool && a->bool_();
+}
+
+// convolution_backward(grad_output, input, weight, bias_sizes, stride,
+// padding, dilation, transposed, output_padding, groups, output_mask).
+constexpr int kBackwardTransposed = 7, kBackwardGroups = 9, kBackwardMask = 10;
+// convolution(input, weight, bias, stride, padding, dilation, transposed,
+// output_padding, groups).
+constexpr int kForwardTransposed = 6, kForwardGroups = 8;
+
+bool weight_gradient_requested(const proto::Node& pn) {
+  const proto::Arg* a = kBackwardMask < pn.args_size() ? &pn.args(kBackwardMask) : find_kwarg(pn, "output_mask");
+  if (!a || a->kind_case() != proto::Arg::kList || a->list().items_size() < 2) return false;
+  const proto::Arg& w = a->list().items(1);
+  return w.kind_case() == proto::Arg::kBool && w.bool_();
+}
+
+// The weight gradient's FLOPs as PyTorch counts them (groups times too many).
+uint64_t counted_weight_gradient(const Graph& g, NodeId id, const proto::Node& pn) {
+  const auto grad_out = input_shape(g, id, 0), x = input_shape(g, id, 1), w = input_shape(g, id, 2);
+  if (!grad_out || !x || !w || pn.val().kind_case() != proto::Value::kTuple || pn.val().tuple().items_size() < 2) {
+    return 0;
+  }
+  const auto grad_weight = tensor_shape(pn.val().tuple().items(1));
+  if (!grad_weight) return 0;
+  try {
+    return flops::conv_backward(*grad_out, *x, *w, bool_arg(pn, kBackwardTransposed, "transposed"), false, true,
+                                std::nullopt, grad_weight);
+  } catch (const std::invalid_argument&) {
+    return 0;
+  } catch (const std::overflow_error&) {
+    return 0;
+  }
+}
+
+}  // namespace
+
+uint64_t kernel_flops(const Graph& g, NodeId id) {
+  const uint64_t counted = count_flops_if_readable(g, id);
+  if (counted == 0 || g[id].packet != "aten.convolution_backward") return counted;
+  const proto::Node& pn = g.record(id);
+  const auto groups = int_arg(pn, kBackwardGroups, "groups");
+  if (!groups || *groups <= 1 || !weight_gradient_requested(pn)) return counted;
+  const uint64_t weight_term = counted_weight_gradient(g, id, pn);
+  if (weight_term == 0 || weight_term > counted) return counted;
+  return counted - weight_term + weight_term / static_cast<uint64_t>(*groups);
+}
+
+bool is_depthwise_convolution(const Graph& g, NodeId id) {
+  const Node& n = g[id];
+  const bool backward = n.packet == "aten.convolution_backward";
+  if (!backward && n.packet != "aten.convolution") return false;
+  const proto::Node& pn = g.record(id);
+  const auto groups = int_arg(pn, backward ? kBackwardGroups : kForwardGroups, "groups");
+  if (!groups || *groups <= 1) return false;
+  if (bool_arg(pn, backward ? kBackwardTransposed : kForwardTransposed, "transposed")) return false;
+  const auto w = input_shape(g, id, backward ? 2 : 1);
+  return w && w->size() >= 2 && (*w)[1] == 1;
+}
+
+}  // namespace pt

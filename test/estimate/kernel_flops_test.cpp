@@ -1,0 +1,90 @@
+// The roofline's FLOPs of convolutions (estimate/kernel_flops.h): PyTorch's
+// count where it is the work done, the grouped weight gradient divided by
+// `groups`, and the rate they run at; expected numbers worked out by hand.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "analysis/runtime_estimate.h"
+#include "estimate/bandwidth_model.h"
+#include "estimate/kernel_flops.h"
+#include "report/graph_builder.h"
+#include "support/op_graph.h"
+
+using namespace pt::test;  // Input, node_args, one_op_graph, tensor_val, tuple_val
+
+namespace {
+
+// stride 1, padding 1, dilation 1, not transposed, no output padding, `groups`.
+std::string conv_tail(int groups) {
+  return R"(args { list { items { int: 1 } items { int: 1 } } } args { list { items { int: 1 } items { int: 1 } } }
+            args { list { items { int: 1 } items { int: 1 } } } args { bool: false }
+            args { list { items { int: 0 } items { int: 0 } } } args { int: )" +
+         std::to_string(groups) + " }";
+}
+
+// convolution_backward of x [2,4,5,5] with weight `w`, grad_input and
+// grad_weight requested.
+pt::Graph conv_backward(const std::vector<int64_t>& w, int groups) {
+  const std::vector<Input> in = {{"go", {2, 4, 5, 5}}, {"x", {2, 4, 5, 5}}, {"w", w}};
+  return one_op_graph(in, "aten.convolution_backward.default",
+                      node_args({"go", "x", "w"}) + "args { list { items { int: 4 } } } " + conv_tail(groups) +
+                          " args { list { items { bool: true } items { bool: true } items { bool: false } } }",
+                      tuple_val({{2, 4, 5, 5}, w, {}}));
+}
+
+}  // namespace
+
+TEST_CASE("a depthwise weight gradient counts its own channel pairs, not every pair") {
+  // Depthwise 3x3 (groups 4, w [4,1,3,3]) on 2 x 4 x 5 x 5:
+  // grad_input 2 * batch 2 * c_out 4 * c_in/groups 1 * 9 * 25 = 3600;
+  // grad_weight as PyTorch counts it 2 * 4 * 4 * 2 * 9 * 25 = 14400, four
+  // (groups) times the 3600 multiply-adds the kernel does.
+  const pt::Graph g = conv_backward({4, 1, 3, 3}, 4);
+  const pt::NodeId op = g.find("op");
+  CHECK(pt::count_flops(g, op) == 3600 + 14400);
+  CHECK(pt::kernel_flops(g, op) == 3600 + 3600);
+  CHECK(pt::is_depthwise_convolution(g, op));
+}
+
+TEST_CASE("a dense convolution keeps PyTorch's count and its tensor cores") {
+  // groups 1, w [4,4,3,3]: grad_input 2*2*4*4*9*25 = 14400, grad_weight the same.
+  const pt::Graph g = conv_backward({4, 4, 3, 3}, 1);
+  const pt::NodeId op = g.find("op");
+  CHECK(pt::kernel_flops(g, op) == pt::count_flops(g, op));
+  CHECK(pt::kernel_flops(g, op) == 28800);
+  CHECK_FALSE(pt::is_depthwise_convolution(g, op));
+  // Two groups of two channels: grouped, but not depthwise; the weight term
+  // 2*4*4*2*9*25 = 14400 counts half: 7200, beside grad_input 2*2*4*2*9*25.
+  const pt::Graph grouped = conv_backward({4, 2, 3, 3}, 2);
+  CHECK(pt::kernel_flops(grouped, grouped.find("op")) == 7200 + 7200);
+  CHECK_FALSE(pt::is_depthwise_convolution(grouped, grouped.find("op")));
+}
+
+TEST_CASE("a depthwise forward convolution is depthwise; its count is PyTorch's") {
+  const std::vector<Input> in = {{"x", {2, 4, 5, 5}}, {"w", {4, 1, 3, 3}}};
+  const pt::Graph g = one_op_graph(in, "aten.convolution.default",
+                                   node_args({"x", "w"}) + "args { none: true } " + conv_tail(4),
+                                   tensor_val({2, 4, 5, 5}));
+  const pt::NodeId op = g.find("op");
+  CHECK(pt::kernel_flops(g, op) == 3600);  // 2 * 2 * 4 * 1 * 9 * 25
+  CHECK(pt::is_depthwise_convolution(g, op));
+}
+
+namespace {
+
+// Bytes cost nothing (1e18 B/s): a kernel's time is its FLOPs at the rate
+// it runs at. bf16 1e12, float32 (TF32) 5e11, CUDA cores 1e11 FLOP/s.
+double seconds_of(const pt::Graph& g) {
+  pt::Device d{"test", 1e18, 1e12, 5e11};
+  d.vector_flops_per_second = 1e11;
+  return pt::estimate_pass(g, pt::test::whole_pass(g), g.outputs, pt::OpClasses::pytorch_defaults(), d).seconds;
+}
+
+}  // namespace
+
+TEST_CASE("a float32 convolution_backward runs at the TF32 rate, a depthwise one on the CUDA cores") {
+  // The tuple has no dtype of its own: its float32 inputs make it TF32.
+  CHECK(seconds_of(conv_backward({4, 4, 3, 3}, 1)) == doctest::Approx(28800 / 5e11));
+  CHECK(seconds_of(conv_backward({4, 1, 3, 3}, 4)) == doctest::Approx(7200 / 1e11));
+}
