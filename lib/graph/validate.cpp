@@ -8,6 +8,7 @@
 
 #include "graph/errors.h"
 #include "graph/printable.h"
+#include "graph/value_bytes_limit.h"
 #include "graph/value_check.h"
 
 namespace pt {
@@ -117,6 +118,7 @@ class Validator {
       if (g_.nodes[static_cast<size_t>(id)].input_kind == InputKind::Primal) g_.primals.push_back(id);
     }
     finish_graph();
+    check_value_bytes_limit(g_);
     return std::move(g_);
   }
 
