@@ -11,6 +11,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli_common.h"
+#include "run_stage.h"
 #include "commands.h"
 #include "graph/output_batch.h"
 #include "graph/errors.h"
@@ -51,6 +52,7 @@ std::string read_text(const std::string& path) {
 // memory_limit the plan's cut is the one summarized.
 CutSummary cut_of(const Graph& joint, const Settings& s, const ModelArgs& model, const std::string& label,
                   std::vector<MemoryPlotSeries>* plots) {
+  set_stage("partitioning " + label);
   Partitioned p = partition_joint(joint, s);
   const Device device = model.resolve_device();
   const BandwidthOptions options = model.resolve_options();
@@ -117,7 +119,7 @@ int run_diff(const DiffOptions& o) {
       main << "\n" << differ << " of " << diffs.size() << " graphs' cuts differ\n";
     }
   }
-  if (o.json || !md_on_stdout) outputs.add("-", std::move(main).str());
+  if (o.json || !md_on_stdout) add_text_output(outputs, "-", std::move(main).str());
   if (!plots.empty()) {
     // With several graphs each curve names its graph (two curves a graph).
     if (diffs.size() > 1) {
@@ -125,13 +127,14 @@ int run_diff(const DiffOptions& o) {
     }
     std::ostringstream svg;
     write_memory_svg(svg, diffs.size() == 1 ? diffs[0].a.graph + " (A vs. B)" : "A vs. B", plots);
-    outputs.add(o.plot_memory, std::move(svg).str());
+    add_text_output(outputs, o.plot_memory, std::move(svg).str());
   }
   if (!o.report_md.empty()) {
     std::ostringstream md;
     write_diff_markdown(md, diffs, o.top);
-    outputs.add(o.report_md, std::move(md).str());
+    add_text_output(outputs, o.report_md, std::move(md).str());
   }
+  set_stage("writing the outputs");
   outputs.commit();
   return identical ? kIdentical : kDifferent;
 }
