@@ -78,8 +78,8 @@ void JsonWriter::flush() {
 }
 
 void JsonWriter::write_string(std::string_view s) {
-  if (needs_escape(s)) {
-    put(quoted(s));
+  if (needs_escape(s) || (compact_ && s.find('<') != std::string_view::npos)) {
+    put(quoted(s, compact_));
     return;
   }
   char* p = extend(s.size() + 2);
@@ -190,7 +190,7 @@ void JsonWriter::null_value() {
   maybe_flush();
 }
 
-std::string JsonWriter::quoted(std::string_view s) {
+std::string JsonWriter::quoted(std::string_view s, bool escape_lt) {
   std::string out = "\"";
   const auto escape = [&out](unsigned code) {
     char buf[8];
@@ -220,6 +220,10 @@ std::string JsonWriter::quoted(std::string_view s) {
       continue;
     }
     switch (c) {
+      case '<':
+        if (escape_lt) out += "\\u003c";
+        else out += c;
+        break;
       case '"': out += "\\\""; break;
       case '\\': out += "\\\\"; break;
       case '\n': out += "\\n"; break;

@@ -105,14 +105,14 @@ TEST_CASE("eight saved values of 2^62 bytes: refused with one line naming the no
 
 TEST_CASE("values each within limits but over 2^52 together: the node where the total passes is named") {
   pt::test::TempDir work;
-  // 2^48 bytes each: x and c0..c14 would be 2^52; c14 is the seventeenth value.
-  write(work.file("g.pbtxt"), eight_saved(uint64_t{1} << 46));  // 17 values of 2^48 bytes, and scalars
+  write(work.file("g.pbtxt"), eight_saved(uint64_t{1} << 46));  // 17 values of 2^48 bytes, and two scalars
   const auto r = pt::test::run_tool({"--input", "g.pbtxt", "--report"}, work.path().string());
   CHECK(r.exit_code == 2);
   const std::string line = pt::test::error_line(r);
-  // Graph order: primals_1, tangents_1, c0..c7, sum_1, b7..b0: the total
-  // passes 16 * 2^48 at the seventeenth large value, b0.
-  CHECK(line.find("g.pbtxt: node 'b0': val holds 281 TB, which brings the graph's values to more than 2^52 bytes") !=
+  // Graph order: primals_1, tangents_1, c0..c7, sum_1, b7..b0: the
+  // sixteenth large value, b1, brings the total to 2^52 and the two
+  // scalars' 8 bytes.
+  CHECK(line.find("g.pbtxt: node 'b1': val holds 281 TB, which brings the graph's values to more than 2^52 bytes") !=
         std::string::npos);
 }
 
@@ -124,7 +124,7 @@ TEST_CASE("below the limit, memory totals are exact in the text and the JSON rep
   CAPTURE(r.err);
   REQUIRE(r.exit_code == 0);
   const std::string json = pt::test::read_all(work.file("r.json"));
-  CHECK(json.find("\"saved_bytes\": 1125899906842628,") != std::string::npos);  // 8 * 2^47 and the symbols' 4 bytes
+  CHECK(json.find("\"saved_bytes\": 1125899906842624,") != std::string::npos);  // 8 * 2^47
   CHECK(pt::test::contains(r.out, "1.13 PB"));
   CHECK(!pt::test::contains(r.out, " 0 B"));
 }
