@@ -52,7 +52,6 @@ std::string read_text(const std::string& path) {
 // memory_limit the plan's cut is the one summarized.
 CutSummary cut_of(const Graph& joint, const Settings& s, const ModelArgs& model, const std::string& label,
                   std::vector<MemoryPlotSeries>* plots) {
-  set_stage("partitioning " + label);
   Partitioned p = partition_joint(joint, s);
   const Device device = model.resolve_device();
   const BandwidthOptions options = model.resolve_options();
@@ -80,7 +79,9 @@ int run_diff(const DiffOptions& o) {
     if (!o.plot_memory.empty()) throw InputError("diff: --plot-memory needs --input graphs, not saved reports");
     if (o.report_a.empty() || o.report_b.empty()) throw InputError("diff: give both --report-a and --report-b");
     if (!o.input.all().empty()) throw InputError("diff: --input and --report-a/--report-b exclude each other");
+    set_stage("reading " + o.report_a);
     std::vector<CutSummary> a = read_reports_json(read_text(o.report_a), o.report_a);
+    set_stage("reading " + o.report_b);
     std::vector<CutSummary> b = read_reports_json(read_text(o.report_b), o.report_b);
     if (a.size() != b.size()) {
       throw InputError("diff: " + o.report_a + " holds " + std::to_string(a.size()) + " graphs and " + o.report_b +
@@ -94,7 +95,9 @@ int run_diff(const DiffOptions& o) {
     for (const std::string& path : graphs) {
       const LoadedGraph loaded = o.input.load(path);
       GraphDiff& g = diffs.emplace_back();
+      set_stage("partitioning " + path + " with settings A");
       g.a = cut_of(loaded.graph, sa, o.model, "A", plot);
+      set_stage("partitioning " + path + " with settings B");
       g.b = cut_of(loaded.graph, sb, o.model, "B", plot);
     }
   }

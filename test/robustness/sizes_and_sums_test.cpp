@@ -174,3 +174,23 @@ TEST_CASE("traffic and FLOP totals past 2^64 are printed as they are, not wrappe
   CHECK(pt::test::contains(r.out, "36.9 EB moved (36.9 EB loaded"));
   CHECK(pt::test::contains(r.out, "36.9 EFLOP"));
 }
+
+TEST_CASE("diff refuses a saved report whose byte counts are past the graph limit or not counts") {
+  pt::test::TempDir work;
+  const auto made = pt::test::run_tool(
+      {"--input", std::string(PT_SAMPLE_DIR) + "/tiny_mlp.pbtxt", "--report-json", "a.json"}, work.path().string());
+  REQUIRE(made.exit_code == 0);
+  const std::string a = pt::test::read_all(work.file("a.json"));
+  const size_t at = a.find("\"saved_bytes\": ");
+  REQUIRE(at != std::string::npos);
+  const size_t end = a.find(',', at);
+  for (const std::string bad : {"1e30", "-1", "4503599627370497", "1.5"}) {
+    CAPTURE(bad);
+    write(work.file("b.json"), a.substr(0, at) + "\"saved_bytes\": " + bad + a.substr(end));
+    const auto r = pt::test::run_tool({"diff", "--report-a", "a.json", "--report-b", "b.json"}, work.path().string());
+    CHECK(r.exit_code == 2);
+    CHECK(pt::test::error_line(r) ==
+          "partition_tool: error: b.json: report field 'saved_bytes' is not a whole number of bytes up to 2^52 "
+          "(expected a report written by partition_tool --report-json)");
+  }
+}
