@@ -5,6 +5,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 
 #include <sys/stat.h>
 
@@ -14,6 +15,8 @@
 #include "graph/errors.h"
 #include "graph/output_target.h"
 #include "graph/validate.h"
+#include "graph/visible_text.h"
+#include "run_stage.h"
 #include "temporary_cleanup.h"
 
 namespace pt::app {
@@ -52,6 +55,7 @@ namespace {
 template <typename Load>
 auto load_or_explain(const std::string& path, Format format, Load load) {
   check_graph_file(path);
+  set_stage("reading " + path);
   try {
     return load();
   } catch (const InputError&) {
@@ -99,6 +103,13 @@ std::vector<std::string> expand_graph_inputs(const std::vector<std::string>& inp
   }
   return out;
 }
+
+void add_text_output(OutputBatch& outputs, const std::string& path, std::string text) {
+  make_visible(text, Newlines::Keep);
+  outputs.add(path, std::move(text));
+}
+
+void print_text(const std::string& text) { std::cout << visible_text(text, Newlines::Keep); }
 
 OutputBatch output_batch() { return OutputBatch(temporary_cleanup()); }
 

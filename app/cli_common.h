@@ -67,6 +67,13 @@ void check_output_paths(const std::vector<std::string>& inputs, const std::vecto
 
 // An OutputBatch whose temporary files a signal removes (temporary_cleanup.h).
 OutputBatch output_batch();
+// Adds a text output (a report, rows, a page, a chart) with its control
+// characters made visible (graph/visible_text.h), newlines kept: paths and
+// setting values reach the text as given. Binary outputs go to add() as
+// they are.
+void add_text_output(OutputBatch& outputs, const std::string& path, std::string text);
+// Text for stdout, its control characters made visible as add_text_output's.
+void print_text(const std::string& text);
 
 // True under -q: the one-line summary a command prints on success is left out.
 bool quiet();

@@ -9,6 +9,7 @@
 #include <spdlog/spdlog.h>
 
 #include "cli_common.h"
+#include "run_stage.h"
 #include "commands.h"
 #include "graph/errors.h"
 
@@ -36,6 +37,7 @@ int run_convert(const ConvertOptions& o) {
   const auto message = graph_message(g);
   OutputBatch outputs = output_batch();
   outputs.add(o.out, serialize_message(*message, out_format));
+  set_stage("writing " + o.out);
   outputs.commit();
   if (!to_stdout) spdlog::info("wrote {} ({}, {} nodes)", o.out, format_name(out_format), g.size());
   return 0;

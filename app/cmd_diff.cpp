@@ -11,6 +11,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli_common.h"
+#include "run_stage.h"
 #include "commands.h"
 #include "graph/output_batch.h"
 #include "graph/errors.h"
@@ -78,7 +79,9 @@ int run_diff(const DiffOptions& o) {
     if (!o.plot_memory.empty()) throw InputError("diff: --plot-memory needs --input graphs, not saved reports");
     if (o.report_a.empty() || o.report_b.empty()) throw InputError("diff: give both --report-a and --report-b");
     if (!o.input.all().empty()) throw InputError("diff: --input and --report-a/--report-b exclude each other");
+    set_stage("reading " + o.report_a);
     std::vector<CutSummary> a = read_reports_json(read_text(o.report_a), o.report_a);
+    set_stage("reading " + o.report_b);
     std::vector<CutSummary> b = read_reports_json(read_text(o.report_b), o.report_b);
     if (a.size() != b.size()) {
       throw InputError("diff: " + o.report_a + " holds " + std::to_string(a.size()) + " graphs and " + o.report_b +
@@ -92,7 +95,9 @@ int run_diff(const DiffOptions& o) {
     for (const std::string& path : graphs) {
       const LoadedGraph loaded = o.input.load(path);
       GraphDiff& g = diffs.emplace_back();
+      set_stage("partitioning " + path + " with settings A");
       g.a = cut_of(loaded.graph, sa, o.model, "A", plot);
+      set_stage("partitioning " + path + " with settings B");
       g.b = cut_of(loaded.graph, sb, o.model, "B", plot);
     }
   }
@@ -117,7 +122,7 @@ int run_diff(const DiffOptions& o) {
       main << "\n" << differ << " of " << diffs.size() << " graphs' cuts differ\n";
     }
   }
-  if (o.json || !md_on_stdout) outputs.add("-", std::move(main).str());
+  if (o.json || !md_on_stdout) add_text_output(outputs, "-", std::move(main).str());
   if (!plots.empty()) {
     // With several graphs each curve names its graph (two curves a graph).
     if (diffs.size() > 1) {
@@ -125,13 +130,14 @@ int run_diff(const DiffOptions& o) {
     }
     std::ostringstream svg;
     write_memory_svg(svg, diffs.size() == 1 ? diffs[0].a.graph + " (A vs. B)" : "A vs. B", plots);
-    outputs.add(o.plot_memory, std::move(svg).str());
+    add_text_output(outputs, o.plot_memory, std::move(svg).str());
   }
   if (!o.report_md.empty()) {
     std::ostringstream md;
     write_diff_markdown(md, diffs, o.top);
-    outputs.add(o.report_md, std::move(md).str());
+    add_text_output(outputs, o.report_md, std::move(md).str());
   }
+  set_stage("writing the outputs");
   outputs.commit();
   return identical ? kIdentical : kDifferent;
 }

@@ -8,7 +8,9 @@
 #include <CLI/CLI.hpp>
 
 #include "commands.h"
+#include "cli_common.h"
 #include "partition_args.h"
+#include "run_stage.h"
 #include "pipeline/pipeline.h"
 #include "report/dot.h"
 
@@ -27,11 +29,12 @@ struct DotOptions {
 int run_dot(const DotOptions& o) {
   const Settings settings = o.settings.resolve();
   const LoadedGraph loaded = o.input.load();
+  set_stage("partitioning " + o.input.path());
   const Partitioned p = partition_joint(loaded.graph, settings);
   const DotSelection sel = select_dot_nodes(p.prepared.graph, o.around, o.depth, o.max_drawn);
   std::ostringstream dot;
   write_dot(dot, p.prepared.graph, p.result, sel);
-  std::cout << dot.str();
+  print_text(dot.str());
   return 0;
 }
 

@@ -2,12 +2,15 @@
 // recomputed, banned, forward-only or backward-only.
 #include <iostream>
 #include <memory>
+#include <sstream>
 #include <string>
 
 #include <CLI/CLI.hpp>
 
 #include "commands.h"
+#include "cli_common.h"
 #include "partition_args.h"
+#include "run_stage.h"
 #include "pipeline/pipeline.h"
 #include "report/explain.h"
 
@@ -25,10 +28,13 @@ struct ExplainOptions {
 int run_explain(const ExplainOptions& o) {
   const Settings settings = o.settings.resolve();
   const LoadedGraph loaded = o.input.load();
+  set_stage("partitioning " + o.input.path());
   const Partitioned p = partition_joint(loaded.graph, settings);
   const Explanation x = explain_node(loaded.graph, p, settings, o.node);
-  if (o.json) write_explanation_json(std::cout, x);
-  else write_explanation_text(std::cout, x);
+  std::ostringstream text;
+  if (o.json) write_explanation_json(text, x);
+  else write_explanation_text(text, x);
+  print_text(text.str());
   return 0;
 }
 

@@ -14,8 +14,10 @@
 #include "analysis/classify.h"
 #include "partition/memory_budget.h"
 #include "cli_common.h"
+#include "run_stage.h"
 #include "commands.h"
 #include "graph/errors.h"
+#include "graph/visible_text.h"
 #include "partition/ban_options.h"
 #include "partition/dimacs.h"
 #include "partition/flow_network.h"
@@ -64,10 +66,12 @@ int run_flow(const FlowOptions& o) {
   std::ostringstream text;
   const DimacsCounts counts = write_dimacs(text, net, comment);
   OutputBatch outputs = output_batch();
-  outputs.add(o.dimacs, std::move(text).str());
+  add_text_output(outputs, o.dimacs, std::move(text).str());
+  set_stage("writing the outputs");
   outputs.commit();
   if (o.dimacs != "-" && !quiet()) {
-    std::cout << "wrote " << o.dimacs << ": " << counts.vertices << " vertices, " << counts.arcs << " arcs\n";
+    print_text("wrote " + visible_text(o.dimacs) + ": " + std::to_string(counts.vertices) + " vertices, " +
+               std::to_string(counts.arcs) + " arcs\n");
   }
   return 0;
 }

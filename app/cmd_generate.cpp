@@ -10,9 +10,11 @@
 #include <CLI/CLI.hpp>
 
 #include "cli_common.h"
+#include "run_stage.h"
 #include "commands.h"
 #include "generate/transformer_graph.h"
 #include "graph/errors.h"
+#include "graph/visible_text.h"
 #include "graph/graph_io.h"
 #include "graph/validate.h"
 
@@ -40,9 +42,11 @@ int run_generate(const GenerateOptions& o) {
   const NodeId nodes = validate(message, o.out).size();
   OutputBatch outputs = output_batch();
   outputs.add(o.out, serialize_message(*message, format));
+  set_stage("writing " + o.out);
   outputs.commit();
   if (o.out == "-" || quiet()) return 0;
-  std::cout << "wrote " << o.out << ": " << name << ", " << nodes << " nodes, " << o.spec.layers << " layers\n";
+  print_text("wrote " + visible_text(o.out) + ": " + name + ", " + std::to_string(nodes) + " nodes, " +
+             std::to_string(o.spec.layers) + " layers\n");
   return 0;
 }
 

@@ -2,6 +2,7 @@
 #include <iostream>
 #include <limits>
 #include <memory>
+#include <sstream>
 #include <optional>
 #include <string>
 
@@ -58,14 +59,18 @@ int run_inspect(const InspectOptions& o) {
   if (is_partition_file(o.graph, file_format)) {
     proto::Partition partition;
     read_message(o.graph, file_format, &partition);
-    print_partition(std::cout, partition, o.graph, o.json);
+    std::ostringstream text;
+    print_partition(text, partition, o.graph, o.json);
+    print_text(text.str());
     return 0;
   }
   const Graph g = load_graph(o.graph, o.input_format, o.limits);
   const std::string format(format_name(file_format));
   const GraphSummary s = summarize(g, format, static_cast<size_t>(o.top));
-  if (o.json) print_summary_json(std::cout, s);
-  else print_summary_text(std::cout, s);
+  std::ostringstream text;
+  if (o.json) print_summary_json(text, s);
+  else print_summary_text(text, s);
+  print_text(text.str());
   return 0;
 }
 

@@ -26,6 +26,8 @@
 #include "report/report_model.h"
 #include "report/report_text.h"
 #include "report/report_totals.h"
+#include "graph/visible_text.h"
+#include "run_stage.h"
 
 namespace pt::app {
 
@@ -59,10 +61,12 @@ GraphRun run_one(const MainOptions& o, const std::string& path, std::string* par
   LoadedGraph loaded = load_joint_graph(path, format, o.limits);
   spdlog::info("loaded {}: {} nodes", path, loaded.graph.size());
   const JointSummary joint(loaded.graph);
+  set_stage("partitioning " + path);
   Partitioned p = partition_joint_releasing(loaded.graph, o.settings);
   // Under memory_limit the planner replaces the default partition with the
   // fastest plan that fits (InfeasibleError, exit 3, when none does); the
   // report and the written partition then use that plan's settings.
+  set_stage("planning " + path + " under the memory limit");
   const LimitedPlan limited = apply_memory_limit(p, o.settings, o.device, o.bandwidth);
   const Settings& settings = limited.settings;
   if (limited.plan) {
@@ -89,6 +93,7 @@ GraphRun run_one(const MainOptions& o, const std::string& path, std::string* par
   run.saved_count = e.fw_saved_outputs().size();
   run.recomputed_count = e.recomputed.size();
   if (partition) {
+    set_stage("rendering the partition of " + path);
     if (*o.output_format == Format::Binary) {
       std::ostringstream out;
       write_partition_binary(out, g, p.result.classification, e, settings);
@@ -100,6 +105,7 @@ GraphRun run_one(const MainOptions& o, const std::string& path, std::string* par
   }
   const bool memory_plot = !o.plot_memory.empty() || !o.report_html.empty();
   if (o.report || !o.report_json.empty() || !o.report_md.empty() || memory_plot) {
+    set_stage("building the report of " + path);
     run.model = build_report({joint, p, settings, o.device, o.bandwidth, {}, memory_plot});
     run.model->plan = limited.plan;
     // "report" times the model (bandwidth model, peak memory); the reports
@@ -108,6 +114,7 @@ GraphRun run_one(const MainOptions& o, const std::string& path, std::string* par
     if (!o.no_timings) run.model->timings = timings;
     run.model->source = relative_source(path);
     if (!o.report_html.empty()) {
+      set_stage("rendering the HTML report of " + path);
       ExplainTable explanations;
       explain_each(p, settings, [&](const Explanation& x) { explanations.add(x); });
       std::ostringstream html;
@@ -145,6 +152,7 @@ int run_main_command(const MainOptions& o) {
     for (const GraphRun& r : runs) models.push_back(&*r.model);
     const bool several = models.size() > 1;
     const TextReportOptions text_options{o.top};
+    set_stage("rendering the reports");
     if (o.report) {
       std::ostringstream text;
       for (size_t i = 0; i < models.size(); ++i) {
@@ -152,19 +160,19 @@ int run_main_command(const MainOptions& o) {
         write_report_text(text, *models[i], text_options);
       }
       if (several) text << "\n" << totals_line(models);
-      outputs.add("-", std::move(text).str());
+      add_text_output(outputs, "-", std::move(text).str());
     }
     if (!o.report_json.empty()) {
       std::ostringstream json;  // 50 MB at 10^6 nodes
       if (several) write_reports_json(json, models);
       else write_report_json(json, *models.front());
-      outputs.add(o.report_json, std::move(json).str());
+      add_text_output(outputs, o.report_json, std::move(json).str());
     }
     if (!o.report_md.empty()) {
       std::ostringstream md;
       if (several) write_reports_markdown(md, models, text_options);
       else write_report_markdown(md, *models.front(), text_options);
-      outputs.add(o.report_md, std::move(md).str());
+      add_text_output(outputs, o.report_md, std::move(md).str());
     }
     if (!o.plot_memory.empty()) {
       // One curve per graph on one chart.
@@ -176,19 +184,20 @@ int run_main_command(const MainOptions& o) {
       std::ostringstream svg;
       write_memory_svg(svg, several ? "memory of " + std::to_string(models.size()) + " graphs" : models.front()->graph,
                        curves);
-      outputs.add(o.plot_memory, std::move(svg).str());
+      add_text_output(outputs, o.plot_memory, std::move(svg).str());
     }
-    if (!o.report_html.empty()) outputs.add(o.report_html, std::move(runs.front().html));
+    if (!o.report_html.empty()) add_text_output(outputs, o.report_html, std::move(runs.front().html));
   }
+  set_stage("writing the outputs");
   outputs.commit();
   const bool stdout_taken = o.report || o.output == "-" || o.report_json == "-" || o.report_md == "-";
   if (!stdout_taken && !quiet()) {
     // A short summary when no result was asked for on stdout (-q: none).
     for (const GraphRun& r : runs) {
-      std::cout << r.name << ": saved " << r.saved_count << " values (" << human_bytes(r.saved_bytes)
-                << "), recomputed " << r.recomputed_count << " ops";
-      if (!o.output.empty()) std::cout << "; partition written to " << o.output;
-      std::cout << "\n";
+      std::string line = r.name + ": saved " + std::to_string(r.saved_count) + " values (" +
+                         human_bytes(r.saved_bytes) + "), recomputed " + std::to_string(r.recomputed_count) + " ops";
+      if (!o.output.empty()) line += "; partition written to " + o.output;
+      std::cout << visible_text(line) << "\n";
     }
   }
   // The report models too: their rows, names and per-node tables took

@@ -10,6 +10,7 @@
 
 #include "commands.h"
 #include "cli_common.h"
+#include "run_stage.h"
 #include "graph/errors.h"
 #include "graph/graph_io.h"
 #include "partition_args.h"
@@ -52,6 +53,7 @@ int run_sweep_command(const SweepOptions& o) {
   // A curve per value shares the chart: fewer points each (at least 50).
   const size_t plot_points =
       o.plot_memory.empty() ? 0 : std::max<size_t>(50, kMemoryPlotPoints / std::max<size_t>(1, values.size()));
+  set_stage("sweeping " + o.key + " on " + input);
   const SweepResult r = run_sweep(loaded.graph, base, o.key, values, o.model.resolve_device(),
                                   o.model.resolve_options(), o.jobs, plot_points);
   OutputBatch outputs = output_batch();
@@ -62,18 +64,19 @@ int run_sweep_command(const SweepOptions& o) {
     }
     std::ostringstream svg;
     write_memory_svg(svg, r.graph + " (sweeping " + o.key + ")", curves);
-    outputs.add(o.plot_memory, std::move(svg).str());
+    add_text_output(outputs, o.plot_memory, std::move(svg).str());
   }
   if (!o.plot.empty()) {
     std::ostringstream svg;
     write_sweep_svg(svg, r, o.plot_x == "peak" ? PlotMemory::Peak : PlotMemory::Saved);
-    outputs.add(o.plot, std::move(svg).str());
+    add_text_output(outputs, o.plot, std::move(svg).str());
   }
   std::ostringstream rows;
   if (o.csv) write_sweep_csv(rows, r);
   else if (o.json) write_sweep_json(rows, r);
   else write_sweep_text(rows, r);
-  outputs.add("-", std::move(rows).str());
+  add_text_output(outputs, "-", std::move(rows).str());
+  set_stage("writing the outputs");
   outputs.commit();
   return 0;
 }

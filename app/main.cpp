@@ -2,22 +2,31 @@
 // table of subcommands plus the main command, sets up logging (spdlog, to
 // stderr only: stdout carries results), and turns errors into exit codes in
 // one place:
-//   0 ok; 2 bad input, settings or command line; 3 infeasible; 4 internal.
+//   0 ok; 2 bad input, settings or command line, or out of memory;
+//   3 infeasible; 4 internal.
+// Every line on stderr passes through VisibleStderrSink: no control
+// character from a graph, a path or a setting value reaches the terminal.
+#include <cstdio>
 #include <deque>
 #include <exception>
+#include <new>
 #include <string_view>
 #include <iostream>
 #include <sstream>
+#include <system_error>
 
 #include <CLI/CLI.hpp>
 #include <google/protobuf/stubs/logging.h>
-#include <spdlog/sinks/stdout_sinks.h>
+#include <spdlog/details/null_mutex.h>
+#include <spdlog/sinks/base_sink.h>
 #include <spdlog/spdlog.h>
 
 #include "cmd_partition.h"
 #include "commands.h"
 #include "graph/errors.h"
 #include "graph/output_batch.h"
+#include "graph/visible_text.h"
+#include "run_stage.h"
 #include "standard_streams.h"
 #include "temporary_cleanup.h"
 
@@ -80,8 +89,24 @@ void protobuf_log(google::protobuf::LogLevel, const char* file, int line, const 
   spdlog::debug("protobuf {}:{}: {}", file, line, message);
 }
 
+// stderr, each message's control characters escaped (visible_text.h): error
+// messages quote paths, setting values and names as they were given.
+class VisibleStderrSink : public spdlog::sinks::base_sink<spdlog::details::null_mutex> {
+ protected:
+  void sink_it_(const spdlog::details::log_msg& msg) override {
+    const std::string text = pt::visible_text(std::string_view(msg.payload.data(), msg.payload.size()));
+    spdlog::details::log_msg visible = msg;
+    visible.payload = text;
+    spdlog::memory_buf_t line;
+    formatter_->format(visible, line);
+    std::fwrite(line.data(), 1, line.size(), stderr);
+    std::fflush(stderr);
+  }
+  void flush_() override { std::fflush(stderr); }
+};
+
 void set_up_logging() {
-  auto logger = spdlog::stderr_logger_st("partition_tool");
+  auto logger = std::make_shared<spdlog::logger>("partition_tool", std::make_shared<VisibleStderrSink>());
   logger->set_pattern("partition_tool: %l: %v");
   logger->set_level(spdlog::level::warn);
   spdlog::set_default_logger(logger);
@@ -102,6 +127,14 @@ struct Registered {
   LogFlags flags;
 };
 
+// Out of memory: one line naming the stage (run_stage.h), exit 2 as the
+// other resource limits (--max-nodes, the input size limit). The unwinding
+// that brought us here freed what the failed stage held.
+int out_of_memory() {
+  spdlog::error("out of memory while {}", pt::app::stage());
+  return kExitBadInput;
+}
+
 int run(const Action& action) {
   try {
     return action();
@@ -114,6 +147,16 @@ int run(const Action& action) {
   } catch (const pt::InfeasibleError& e) {
     spdlog::error("{}", e.what());
     return kExitInfeasible;
+  } catch (const std::bad_alloc&) {
+    return out_of_memory();
+  } catch (const std::system_error& e) {
+    // A thread the system could not start (sweep rows, the planner) under
+    // an address-space limit is memory too.
+    if (e.code() == std::errc::resource_unavailable_try_again || e.code() == std::errc::not_enough_memory) {
+      return out_of_memory();
+    }
+    spdlog::error("internal error: {}", e.what());
+    return kExitInternal;
   } catch (const std::exception& e) {
     spdlog::error("internal error: {}", e.what());
     return kExitInternal;
@@ -216,7 +259,10 @@ int main(int argc, char** argv) {
   const bool quiet = root_flags.quiet || (chosen && chosen->flags.quiet);
   spdlog::set_level(log_level(verbose, quiet));
 
-  if (chosen) return finish(run(chosen->action));
+  if (chosen) {
+    pt::app::set_stage("running " + chosen->app->get_name());
+    return finish(run(chosen->action));
+  }
   return finish(run([&main_options] {
     pt::app::resolve_main_options(main_options);
     return pt::app::run_main_command(main_options);

@@ -288,6 +288,34 @@ def table_scaling(args):
     print()
 
 
+def table_reports(args):
+    """Peak RSS of the main command with each report, from 10^5 nodes to
+    --scaling-max: what a report adds must stay in proportion to the graph
+    and to the report's own size (no document model, no extra copies)."""
+    print("### Report memory\n")
+    print("%s; median of 3 runs each.\n" % load())
+    print("| nodes (about) | outputs | peak RSS MB | over `-o` alone MB | report MB |")
+    print("| ---: | --- | ---: | ---: | ---: |")
+    target = 100_000
+    while target <= args.scaling_max:
+        layers = max(1, round(target / 236))
+        path = os.path.join(args.work, "report_%d.pb" % layers)
+        if not os.path.exists(path):
+            subprocess.run([args.tool, "generate", "--layers", str(layers), "--hidden", "256", "--heads", "4", "--seq",
+                            "128", "-o", path], check=True, stdout=subprocess.DEVNULL)
+        out = os.path.join(args.work, "report_out")
+        base = None
+        for flag in ["", "--report-json", "--report-md", "--report-html"]:
+            cmd = [args.tool, "--input", path, "-o", out + ".pb", "-q"] + ([flag, out + ".report"] if flag else [])
+            _, _, rss, _ = measured(cmd, 3)
+            base = rss if base is None else base
+            size = os.path.getsize(out + ".report") / 1e6 if flag else 0
+            print("| %d | `-o`%s | %.0f | %.0f | %.1f |" % (layers * 236, " " + flag if flag else "", rss, rss - base,
+                                                           size))
+        target *= 10
+    print()
+
+
 def table_sweep(args):
     help_text = subprocess.run([args.tool, "--help"], capture_output=True, text=True).stdout
     if "sweep" not in help_text:
@@ -308,7 +336,7 @@ def main():
     p.add_argument("--tool", default=os.path.join(ROOT, "build/app/partition_tool"))
     p.add_argument("--bench", default=os.path.join(ROOT, "build/bench/pt_bench"))
     p.add_argument("--repeat", type=int, default=7)
-    p.add_argument("--only", default="corpus,stages,flow,scaling,sweep")
+    p.add_argument("--only", default="corpus,stages,flow,scaling,reports,sweep")
     p.add_argument("--scaling-max", type=int, default=1_000_000)
     p.add_argument("--cold-wait", type=float, default=8.0,
                    help="seconds idle before each cold run at 10^6 nodes and above (0: no cold runs)")
@@ -326,6 +354,8 @@ def main():
         table_flow(args, results)
     if "scaling" in only:
         table_scaling(args)
+    if "reports" in only:
+        table_reports(args)
     if "sweep" in only:
         table_sweep(args)
 

@@ -132,7 +132,7 @@ struct FusedAttention {
   const char *cum_q_name, *cum_k_name, *max_q_name, *max_k_name;
 };
 
-uint64_t fused_attention(const ArgReader& r, const FusedAttention& f) {
+flops::FlopCount fused_attention(const ArgReader& r, const FusedAttention& f) {
   const int first = f.backward ? 1 : 0;  // backward ops take grad_out first
   const Shape q = r.tensor(first, "query");
   const Shape k = r.tensor(first + 1, "key");
@@ -158,13 +158,13 @@ uint64_t fused_attention(const ArgReader& r, const FusedAttention& f) {
   const int64_t max_q = r.integer(f.max_q, f.max_q_name);
   const int64_t max_k = r.integer(f.max_k, f.max_k_name);
   const size_t h = rank - 2, d = rank - 1;
-  const uint64_t each = count({1, q[h], max_q, q[d]}, {1, k[h], max_k, k[d]}, {1, v[h], max_k, v[d]});
-  uint64_t total;
-  if (__builtin_mul_overflow(each, n, &total)) throw std::overflow_error("FLOP count exceeds 2^64");
+  const flops::FlopCount each = count({1, q[h], max_q, q[d]}, {1, k[h], max_k, k[d]}, {1, v[h], max_k, v[d]});
+  flops::FlopCount total;
+  if (__builtin_mul_overflow(each, flops::FlopCount{n}, &total)) throw std::overflow_error("FLOP count exceeds 2^128");
   return total;
 }
 
-uint64_t count(const ArgReader& r, std::string_view packet) {
+flops::FlopCount count(const ArgReader& r, std::string_view packet) {
   if (packet == "aten.mm" || packet == "aten._scaled_mm") return flops::mm(r.tensor(0, "self"), r.tensor(1, "mat2"));
   if (packet == "aten.addmm") return flops::mm(r.tensor(1, "mat1"), r.tensor(2, "mat2"));
   if (packet == "aten.bmm") return flops::bmm(r.tensor(0, "self"), r.tensor(1, "mat2"));
@@ -210,12 +210,12 @@ uint64_t count(const ArgReader& r, std::string_view packet) {
 
 }  // namespace
 
-uint64_t count_flops(const Graph& g, NodeId id) {
+double count_flops(const Graph& g, NodeId id) {
   const Node& node = g[id];
   if (node.op != OpKind::CallFunction) return 0;
   const ArgReader reader(g, id);
   try {
-    return count(reader, node.packet);
+    return static_cast<double>(count(reader, node.packet));  // rounded once, as Python's float(int)
   } catch (const std::invalid_argument& e) {
     reader.fail(e.what());
   } catch (const std::overflow_error& e) {
@@ -223,17 +223,24 @@ uint64_t count_flops(const Graph& g, NodeId id) {
   }
 }
 
-uint64_t count_flops_if_readable(const Graph& g, NodeId id) {
+double count_flops_if_readable(const Graph& g, NodeId id) {
+  const Node& node = g[id];
+  if (node.op != OpKind::CallFunction) return 0;
+  const ArgReader reader(g, id);
   try {
-    return count_flops(g, id);
+    return static_cast<double>(count(reader, node.packet));
+  } catch (const std::invalid_argument&) {
+    return 0;
   } catch (const InputError&) {
     return 0;
+  } catch (const std::overflow_error& e) {
+    reader.fail(e.what());  // too large to count is refused, never shown as 0
   }
 }
 
 double estimate_runtime(const Graph& g, NodeId id) {
-  const uint64_t f = count_flops(g, id);
-  return static_cast<double>(f < 1 ? 1 : f);
+  const double f = count_flops(g, id);
+  return f < 1 ? 1 : f;
 }
 
 }  // namespace pt

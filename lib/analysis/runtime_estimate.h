@@ -37,17 +37,19 @@
 
 namespace pt {
 
-// FLOPs of the node's op; 0 for ops without a formula and for nodes that are
-// not call_function. Throws InputError naming the node when an argument the
-// formula needs is missing or has the wrong rank, or the count exceeds 64 bits.
-uint64_t count_flops(const Graph& g, NodeId id);
+// FLOPs of the node's op, counted exactly (128 bits) and correctly rounded to
+// a double, like Python's int -> float; 0 for ops without a formula and for
+// nodes that are not call_function. Throws InputError naming the node when
+// an argument the formula needs is missing or has the wrong rank, or the
+// count exceeds 128 bits.
+double count_flops(const Graph& g, NodeId id);
 
 // count_flops, or 0 when the formula cannot read the node's shapes: for
 // reports, which show time and FLOPs of graphs the budget never estimates.
-uint64_t count_flops_if_readable(const Graph& g, NodeId id);
+// A count beyond 128 bits still throws.
+double count_flops_if_readable(const Graph& g, NodeId id);
 
-// max(count_flops, 1), as a double (correctly rounded, like Python's
-// int -> float).
+// max(count_flops, 1).
 double estimate_runtime(const Graph& g, NodeId id);
 
 }  // namespace pt

@@ -37,7 +37,7 @@ double padded(double s) { return std::ceil(s / kTile) * kTile; }
 
 }  // namespace
 
-std::optional<double> attention_seconds(const Graph& g, NodeId id, uint64_t flops, const AttentionRates& rates) {
+std::optional<double> attention_seconds(const Graph& g, NodeId id, double flops, const AttentionRates& rates) {
   const Node& n = g[id];
   const bool forward = n.packet == "aten._scaled_dot_product_cudnn_attention";
   const bool backward = n.packet == "aten._scaled_dot_product_cudnn_attention_backward";

@@ -35,6 +35,6 @@ struct AttentionRates {
 // Seconds for the `flops` of node `id` when it is cuDNN attention (forward
 // or backward) and `rates` has a fit for it; nullopt otherwise (the caller
 // charges the matmul rate).
-std::optional<double> attention_seconds(const Graph& g, NodeId id, uint64_t flops, const AttentionRates& rates);
+std::optional<double> attention_seconds(const Graph& g, NodeId id, double flops, const AttentionRates& rates);
 
 }  // namespace pt

@@ -57,7 +57,7 @@ struct KernelEstimate {
   uint64_t bytes_loaded = 0;
   uint64_t bytes_stored = 0;
   uint64_t bytes_cached = 0;     // of bytes_loaded: rows read again from the cache (no bandwidth time)
-  uint64_t flops = 0;
+  double flops = 0;              // runtime_estimate.h's count, exact below 2^53
   double seconds = 0;
   friend bool operator==(const KernelEstimate&, const KernelEstimate&) = default;
 };
@@ -71,10 +71,13 @@ enum class PassDetail { Kernels, Totals };
 
 struct PassEstimate {
   int64_t kernel_count = 0;   // the kernels below, also when they are not kept (PassDetail::Totals)
-  uint64_t bytes_loaded = 0;
-  uint64_t bytes_stored = 0;
-  uint64_t bytes_cached = 0;  // of bytes_loaded (KernelEstimate::bytes_cached)
-  uint64_t flops = 0;
+  // Sums over kernels, as doubles: a value is read once per kernel that
+  // loads it, so no bound on the graph's bytes keeps these below 2^64
+  // (graph/value_bytes_limit.h); exact below 2^53.
+  double bytes_loaded = 0;
+  double bytes_stored = 0;
+  double bytes_cached = 0;  // of bytes_loaded (KernelEstimate::bytes_cached)
+  double flops = 0;
   double seconds = 0;
   std::vector<KernelEstimate> kernels;  // those that store something or compute a non-fusible op
   std::vector<Transfer> transfers;      // the kernels' loads and stores (KernelEstimate::transfers_at)
@@ -82,7 +85,7 @@ struct PassEstimate {
   Flags realized;           // per joint node: FusionGroups::realized
   std::vector<int32_t> kernel;          // per joint node: FusionGroups::kernel
 
-  uint64_t bytes() const { return bytes_loaded + bytes_stored; }
+  double bytes() const { return bytes_loaded + bytes_stored; }
   friend bool operator==(const PassEstimate&, const PassEstimate&) = default;
 };
 

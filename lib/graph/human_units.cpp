@@ -12,17 +12,22 @@ namespace pt {
 namespace {
 
 // `count` with a decimal prefix and three significant digits: "3.29 GB".
-std::string decimal_units(uint64_t count, const char* unit) {
-  constexpr const char* kPrefixes[] = {"", "k", "M", "G", "T", "P", "E"};
-  if (count < 1000) return std::to_string(count) + " " + unit;
-  double v = static_cast<double>(count) / 1000.0;
+// Counts are doubles: traffic and FLOP totals can pass 2^64 (up to 10^33 has
+// a prefix; above that the number grows in front of "Q").
+std::string decimal_units(double count, const char* unit) {
+  constexpr const char* kPrefixes[] = {"", "k", "M", "G", "T", "P", "E", "Z", "Y", "R", "Q"};
+  char buf[64];
+  if (!(count >= 1000)) {  // also NaN, which no count is
+    std::snprintf(buf, sizeof buf, "%.0f %s", count, unit);
+    return buf;
+  }
+  double v = count / 1000.0;
   size_t prefix = 1;
   // Move up a prefix while the value would print as 1000 or more.
   while (v >= 999.5 && prefix + 1 < std::size(kPrefixes)) {
     v /= 1000.0;
     ++prefix;
   }
-  char buf[32];
   const char* fmt = v < 9.995 ? "%.2f %s%s" : v < 99.95 ? "%.1f %s%s" : "%.0f %s%s";
   std::snprintf(buf, sizeof buf, fmt, v, kPrefixes[prefix], unit);
   return buf;
@@ -30,12 +35,11 @@ std::string decimal_units(uint64_t count, const char* unit) {
 
 }  // namespace
 
-std::string human_bytes(uint64_t bytes) { return decimal_units(bytes, "B"); }
+std::string human_bytes(double bytes) { return decimal_units(bytes, "B"); }
 
-std::string human_bytes_delta(int64_t bytes) {
+std::string human_bytes_delta(double bytes) {
   if (bytes == 0) return "0 B";
-  const uint64_t magnitude = bytes < 0 ? static_cast<uint64_t>(-(bytes + 1)) + 1 : static_cast<uint64_t>(bytes);
-  return (bytes < 0 ? "-" : "+") + human_bytes(magnitude);
+  return (bytes < 0 ? "-" : "+") + human_bytes(std::fabs(bytes));
 }
 
 std::string human_seconds(double seconds) {
@@ -72,7 +76,17 @@ std::string human_seconds_delta(double seconds) {
   return (seconds < 0 ? "-" : "+") + human_seconds(std::fabs(seconds));
 }
 
-std::string human_flops(uint64_t flops) { return decimal_units(flops, "FLOP"); }
+std::string human_flops(double flops) { return decimal_units(flops, "FLOP"); }
+
+std::string count_number(double v) {
+  // Integers below 2^63 as integers: 2000000, not 2e+06.
+  if (v == std::trunc(v) && std::fabs(v) < 0x1p63) {
+    char buf[24];
+    const auto end = std::to_chars(buf, buf + sizeof buf, static_cast<int64_t>(v)).ptr;
+    return std::string(buf, end);
+  }
+  return shortest_number(v);
+}
 
 std::string shape_text(const std::vector<int64_t>& shape) {
   std::string out = "[";

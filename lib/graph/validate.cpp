@@ -10,6 +10,7 @@
 #include "graph/node_words.h"
 #include "graph/printable.h"
 #include "graph/semantic_check.h"
+#include "graph/value_bytes_limit.h"
 #include "graph/value_check.h"
 
 namespace pt {
@@ -64,6 +65,7 @@ class Validator {
     finish_graph();
     check_getitems(g_);
     if (!options_.partition_graph) check_gradient_outputs(g_);
+    check_value_bytes_limit(g_);
     return std::move(g_);
   }
 

@@ -3,7 +3,10 @@
 #include <google/protobuf/struct.pb.h>
 #include <google/protobuf/util/json_util.h>
 
+#include <cmath>
+
 #include "graph/errors.h"
+#include "graph/value_bytes_limit.h"
 
 namespace pt {
 
@@ -31,6 +34,21 @@ class JsonReader {
     if (v.kind_case() != Value::kNumberValue) fail(path + key, "is not a number");
     return v.number_value();
   }
+  // A traffic or FLOP total: a finite number, not negative.
+  double total(const Struct& s, const std::string& key, const std::string& path) const {
+    const double v = number(s, key, path);
+    if (!(v >= 0) || !std::isfinite(v)) fail(path + key, "is not a finite count");
+    return v;
+  }
+  // A memory figure of one graph: a whole number of bytes within the graph
+  // limit (graph/value_bytes_limit.h), so that sums and deltas of them fit.
+  uint64_t bytes(const Struct& s, const std::string& key, const std::string& path = "") const {
+    const double v = number(s, key, path);
+    if (!(v >= 0 && v <= static_cast<double>(kMaxGraphValueBytes)) || v != std::trunc(v)) {
+      fail(path + key, "is not a whole number of bytes up to 2^52");
+    }
+    return static_cast<uint64_t>(v);
+  }
   std::string text(const Struct& s, const std::string& key, const std::string& path = "") const {
     const Value& v = field(s, key, path);
     if (v.kind_case() != Value::kStringValue) fail(path + key, "is not a string");
@@ -50,9 +68,9 @@ class JsonReader {
     const Struct& p = object(bandwidth, key, "bandwidth.");
     const std::string path = "bandwidth." + key + ".";
     PassTotals t;
-    t.bytes_loaded = static_cast<uint64_t>(number(p, "bytes_loaded", path));
-    t.bytes_stored = static_cast<uint64_t>(number(p, "bytes_stored", path));
-    t.flops = static_cast<uint64_t>(number(p, "flops", path));
+    t.bytes_loaded = total(p, "bytes_loaded", path);
+    t.bytes_stored = total(p, "bytes_stored", path);
+    t.flops = total(p, "flops", path);
     t.seconds = number(p, "seconds", path);
     return t;
   }
@@ -109,17 +127,17 @@ CutSummary summary_of(const Struct& root, const std::string& source) {
   for (const auto& item : saved.list_value().values()) {
     if (!item.has_struct_value()) r.fail("saved[]", "is not an object");
     c.saved.emplace_back(r.text(item.struct_value(), "name", "saved[]."),
-                         static_cast<uint64_t>(r.number(item.struct_value(), "bytes", "saved[].")));
+                         r.bytes(item.struct_value(), "bytes", "saved[]."));
   }
   c.recomputed = r.strings(root, "recomputed");
-  c.saved_bytes = static_cast<uint64_t>(r.number(root, "saved_bytes"));
+  c.saved_bytes = r.bytes(root, "saved_bytes");
   const Struct& bandwidth = r.object(root, "bandwidth");
   c.device = r.text(r.object(bandwidth, "device", "bandwidth."), "name", "bandwidth.device.");
   c.forward = r.pass(bandwidth, "forward");
   c.backward = r.pass(bandwidth, "backward");
   const auto mem = root.fields().find("memory");
   if (mem != root.fields().end() && mem->second.has_struct_value()) {
-    c.peak_bytes = static_cast<uint64_t>(r.number(mem->second.struct_value(), "peak_bytes", "memory."));
+    c.peak_bytes = r.bytes(mem->second.struct_value(), "peak_bytes", "memory.");
   }
   return c;
 }

@@ -15,12 +15,12 @@
 namespace pt {
 
 struct PassTotals {
-  uint64_t bytes_loaded = 0;
-  uint64_t bytes_stored = 0;
-  uint64_t flops = 0;
+  double bytes_loaded = 0;  // as bandwidth_model.h's totals
+  double bytes_stored = 0;
+  double flops = 0;
   double seconds = 0;
 
-  uint64_t bytes() const { return bytes_loaded + bytes_stored; }
+  double bytes() const { return bytes_loaded + bytes_stored; }
 };
 
 struct CutSummary {

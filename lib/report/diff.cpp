@@ -22,10 +22,12 @@ std::vector<T> only_in(const std::vector<T>& mine, const std::vector<T>& theirs,
   return out;
 }
 
+// Memory figures of one graph stay below 2^52 (graph/value_bytes_limit.h;
+// read_report_json checks those it reads): their difference fits.
 int64_t delta(uint64_t a, uint64_t b) { return static_cast<int64_t>(b) - static_cast<int64_t>(a); }
 
 PassDelta pass_delta(const PassTotals& a, const PassTotals& b) {
-  return {delta(a.bytes_loaded, b.bytes_loaded), delta(a.bytes_stored, b.bytes_stored), delta(a.bytes(), b.bytes()),
+  return {b.bytes_loaded - a.bytes_loaded, b.bytes_stored - a.bytes_stored, b.bytes() - a.bytes(),
           b.seconds - a.seconds};
 }
 

@@ -16,9 +16,9 @@
 namespace pt {
 
 struct PassDelta {
-  int64_t bytes_loaded = 0;
-  int64_t bytes_stored = 0;
-  int64_t bytes = 0;  // loaded + stored
+  double bytes_loaded = 0;  // traffic totals are doubles (bandwidth_model.h)
+  double bytes_stored = 0;
+  double bytes = 0;  // loaded + stored
   double seconds = 0;
 };
 

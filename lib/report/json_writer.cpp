@@ -9,6 +9,7 @@
 
 #include "graph/word_scan.h"
 #include "graph/human_units.h"
+#include "graph/visible_text.h"
 
 namespace pt {
 
@@ -18,14 +19,15 @@ namespace {
 // instead of building a std::string per string and going through operator<<
 // per character or per number .
 
-// Whether any of the 16 bytes at p is a control character, '"' or '\\', in
-// GCC's portable vector types (SSE2 on x86-64).
+// Whether any of the 16 bytes at p is a C0 control character, '"', '\\',
+// DEL or not ASCII (which may be a C1 control or not UTF-8: quoted() looks),
+// in GCC's portable vector types (SSE2 on x86-64).
 bool escape_in_16(const char* p) {
   using Bytes = unsigned char __attribute__((vector_size(16)));
   using Words = uint64_t __attribute__((vector_size(16)));
   Bytes b;
   std::memcpy(&b, p, 16);
-  const Bytes hit = (b < 0x20) | (b == '"') | (b == '\\');  // all ones in each such lane
+  const Bytes hit = (b < 0x20) | (b == '"') | (b == '\\') | (b >= 0x7f);  // all ones in each such lane
   Words w;
   std::memcpy(&w, &hit, 16);
   return (w[0] | w[1]) != 0;
@@ -52,11 +54,13 @@ bool needs_escape(std::string_view s) {
       s,
       [](auto w) {
         using Word = decltype(w);
-        // A byte b is below 0x20 exactly when b & 0xe0 is zero.
+        // A byte b is below 0x20 exactly when b & 0xe0 is zero, 0x80 or
+        // above when b & 0x80 is not.
         return (zero_bytes<Word>(w & bytes_of<Word>(0xe0)) | zero_bytes<Word>(w ^ bytes_of<Word>('"')) |
-                zero_bytes<Word>(w ^ bytes_of<Word>('\\'))) != 0;
+                zero_bytes<Word>(w ^ bytes_of<Word>('\\')) | zero_bytes<Word>(w ^ bytes_of<Word>(0x7f)) |
+                (w & bytes_of<Word>(0x80))) != 0;
       },
-      [](uint8_t b) { return b == '"' || b == '\\' || b < 0x20; });
+      [](uint8_t b) { return b == '"' || b == '\\' || b < 0x20 || b >= 0x7f; });
 }
 
 template <typename Int>
@@ -74,8 +78,8 @@ void JsonWriter::flush() {
 }
 
 void JsonWriter::write_string(std::string_view s) {
-  if (needs_escape(s)) {
-    put(quoted(s));
+  if (needs_escape(s) || (compact_ && s.find('<') != std::string_view::npos)) {
+    put(quoted(s, compact_));
     return;
   }
   char* p = extend(s.size() + 2);
@@ -173,7 +177,7 @@ void JsonWriter::value(bool v) {
 void JsonWriter::value(double v) {
   before_value();
   if (std::isfinite(v)) {
-    put(shortest_number(v));  // 1.2, not 1.1999999999999999
+    put(count_number(v));  // 1.2, not 1.1999999999999999; 2000000, not 2e+06
   } else {
     put(std::string_view("null"));
   }
@@ -186,20 +190,48 @@ void JsonWriter::null_value() {
   maybe_flush();
 }
 
-std::string JsonWriter::quoted(std::string_view s) {
+std::string JsonWriter::quoted(std::string_view s, bool escape_lt) {
   std::string out = "\"";
-  for (const char c : s) {
+  const auto escape = [&out](unsigned code) {
+    char buf[8];
+    std::snprintf(buf, sizeof buf, "\\u%04x", code);
+    out += buf;
+  };
+  for (size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
+    const auto b = static_cast<uint8_t>(c);
+    if (b == 0x7f) {  // DEL and the C1 controls escaped like C0: no terminal acts on them
+      escape(b);
+      continue;
+    }
+    if (b >= 0x80) {
+      // A byte that is not UTF-8 (a path from the command line) as U+FFFD:
+      // a JSON text is UTF-8.
+      const size_t n = utf8_sequence_length(s, i);
+      if (n == 0) {
+        out += "\\ufffd";
+      } else if (b == 0xc2 && static_cast<uint8_t>(s[i + 1]) < 0xa0) {  // U+0080-U+009F
+        escape(static_cast<uint8_t>(s[i + 1]));
+        i += 1;
+      } else {
+        out.append(s.substr(i, n));
+        i += n - 1;
+      }
+      continue;
+    }
     switch (c) {
+      case '<':
+        if (escape_lt) out += "\\u003c";
+        else out += c;
+        break;
       case '"': out += "\\\""; break;
       case '\\': out += "\\\\"; break;
       case '\n': out += "\\n"; break;
       case '\r': out += "\\r"; break;
       case '\t': out += "\\t"; break;
       default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
-          out += buf;
+        if (b < 0x20) {
+          escape(b);
         } else {
           out += c;
         }

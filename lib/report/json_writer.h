@@ -17,8 +17,10 @@
 
 namespace pt {
 
-// Compact: no newlines or indentation (data embedded in a page, where
-// indentation was most of the bytes).
+// Compact: no newlines or indentation, and '<' in strings written as \u003c:
+// data embedded in a page's <script> element, where indentation was most of
+// the bytes and where no string may close the element. Written straight
+// into the page, it needs no copy of its own.
 enum class JsonLayout { Indented, Compact };
 
 // The version every JSON document of the tool carries as "schema_version"
@@ -56,7 +58,8 @@ class JsonWriter {
     value(v);
   }
 
-  static std::string quoted(std::string_view s);
+  // `s` as a JSON string; with `escape_lt`, '<' as \u003c (Compact).
+  static std::string quoted(std::string_view s, bool escape_lt = false);
 
  private:
   void before_value();

@@ -14,17 +14,6 @@ namespace {
 // Text from the graph, escaped for HTML as for XML (svg_chart.h's xml).
 std::string html(std::string_view s) { return xml(s); }
 
-// JSON for a <script type="application/json"> element: '<' only occurs
-// inside strings there, and as \u003c no name can close the element.
-std::string script_json(const std::string& json) {
-  std::string out;
-  out.reserve(json.size());
-  for (char c : json) {
-    if (c == '<') out += "\\u003c";
-    else out += c;
-  }
-  return out;
-}
 
 constexpr const char* kStyle = R"(
 body{font:14px/1.45 system-ui,sans-serif;margin:0 auto;max-width:1200px;padding:0 20px 40px;color:#222}
@@ -199,19 +188,21 @@ void write_data_json(std::ostream& json, const ReportModel& m) {
 }  // namespace
 
 uint32_t ExplainTable::text_index(const std::string& s) {
-  const auto [it, added] = index_.try_emplace(s, static_cast<uint32_t>(texts_.size()));
-  if (added) texts_.push_back(s);
-  return it->second;
+  if (const auto it = index_.find(s); it != index_.end()) return it->second;
+  const auto index = static_cast<uint32_t>(texts_.size());
+  index_.emplace(texts_.emplace_back(s), index);
+  return index;
 }
 
 void ExplainTable::add(const Explanation& x) {
   names_.push_back(x.node);
-  std::vector<uint32_t> row{text_index(x.status), text_index(x.summary)};
+  row_items_.push_back(text_index(x.status));
+  row_items_.push_back(text_index(x.summary));
   for (const ExplainFact& f : x.facts) {
-    row.push_back(text_index(f.label));
-    row.push_back(text_index(f.text));
+    row_items_.push_back(text_index(f.label));
+    row_items_.push_back(text_index(f.text));
   }
-  rows_.push_back(std::move(row));
+  row_start_.push_back(row_items_.size());
 }
 
 void ExplainTable::write_json(std::ostream& out) const {
@@ -227,9 +218,9 @@ void ExplainTable::write_json(std::ostream& out) const {
   w.end_array();
   w.key("x");
   w.begin_array();
-  for (const auto& row : rows_) {
+  for (size_t k = 0; k + 1 < row_start_.size(); ++k) {
     w.begin_array();
-    for (uint32_t i : row) w.value(static_cast<uint64_t>(i));
+    for (size_t i = row_start_[k]; i < row_start_[k + 1]; ++i) w.value(static_cast<uint64_t>(row_items_[i]));
     w.end_array();
   }
   w.end_array();
@@ -265,12 +256,13 @@ void write_report_html(std::ostream& out, const ReportModel& m, const ExplainTab
   out << "<h2 id=\"explain\">Explain a node</h2>\n<form id=\"explain-form\"><input id=\"explain-input\" "
          "placeholder=\"node name\" size=\"40\"> <button>explain</button></form>\n<div id=\"explain-out\"><p>"
       << explanations.size() << " nodes can be explained.</p></div>\n";
-  std::ostringstream data;
-  write_data_json(data, m);
-  out << "<script type=\"application/json\" id=\"report-data\">" << script_json(data.str()) << "</script>\n";
-  std::ostringstream blob;
-  explanations.write_json(blob);
-  out << "<script type=\"application/json\" id=\"explain-data\">" << script_json(blob.str()) << "</script>\n";
+  // JSON for <script type="application/json"> elements, written into the
+  // page (JsonLayout::Compact escapes the '<' that could close them).
+  out << "<script type=\"application/json\" id=\"report-data\">";
+  write_data_json(out, m);
+  out << "</script>\n<script type=\"application/json\" id=\"explain-data\">";
+  explanations.write_json(out);
+  out << "</script>\n";
   out << "<script>" << kScript << "</script>\n</body></html>\n";
 }
 

@@ -14,8 +14,10 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -37,10 +39,15 @@ class ExplainTable {
 
  private:
   uint32_t text_index(const std::string& s);
-  std::vector<std::string> texts_;
-  std::unordered_map<std::string, uint32_t> index_;
+  // Each text once: the index views the deque's strings, which stay where
+  // they are as it grows. The rows are one array (row k: row_start_[k] to
+  // row_start_[k + 1]): at 10^6 nodes a vector per row and a second copy of
+  // every text were most of the table's memory.
+  std::deque<std::string> texts_;
+  std::unordered_map<std::string_view, uint32_t> index_;
   std::vector<std::string> names_;
-  std::vector<std::vector<uint32_t>> rows_;
+  std::vector<uint32_t> row_items_;
+  std::vector<size_t> row_start_{0};
 };
 
 // The model must carry memory_plot for the timeline (ReportInputs::memory_plot);

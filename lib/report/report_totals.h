@@ -14,9 +14,9 @@ struct ReportTotals {
   int64_t graphs = 0;
   int64_t nodes = 0;
   int64_t saved_count = 0;
-  uint64_t saved_bytes = 0;
+  double saved_bytes = 0;  // sums over any number of graphs: doubles, as traffic totals
   int64_t recomputed_count = 0;
-  uint64_t forward_bytes = 0, backward_bytes = 0;  // bandwidth model: loaded + stored
+  double forward_bytes = 0, backward_bytes = 0;  // bandwidth model: loaded + stored
   double forward_seconds = 0, backward_seconds = 0;
   uint64_t peak_bytes_max = 0;
 };

@@ -31,13 +31,13 @@ struct SweepRow {
   int64_t saved_count = 0;      // values and symbols the forward saves
   uint64_t saved_bytes = 0;
   int64_t recomputed_count = 0;
-  uint64_t forward_bytes = 0;   // bandwidth model: loaded + stored
-  uint64_t backward_bytes = 0;
+  double forward_bytes = 0;     // bandwidth model: loaded + stored (bandwidth_model.h's doubles)
+  double backward_bytes = 0;
   double forward_seconds = 0;
   double backward_seconds = 0;
   uint64_t peak_bytes = 0;          // peak_memory.h, fusion-aware (as the report)
   std::string peak_at;              // node running at the peak
-  uint64_t recomputed_flops = 0;    // FLOPs of the ops the backward runs again
+  double recomputed_flops = 0;      // FLOPs of the ops the backward runs again
   double step_seconds() const { return forward_seconds + backward_seconds; }
   bool cut_changed = false;     // saves other values than the row before
   std::vector<std::string> saved;  // names, to compare rows

@@ -26,10 +26,22 @@ std::string csv_cell(const std::string& s) {
 }
 
 // Rows without a finite cut show "-" (CSV: empty, JSON: null) instead of numbers.
-SweepColumn integer_column(std::string name, std::string header, uint64_t (*get)(const SweepRow&), std::string (*human)(uint64_t)) {
+SweepColumn integer_column(std::string name, std::string header, uint64_t (*get)(const SweepRow&), std::string (*human)(double)) {
   return {std::move(name), std::move(header),
           [get, human](const SweepRow& r) { return r.error.empty() ? human(get(r)) : std::string("-"); },
           [get](const SweepRow& r) { return r.error.empty() ? std::to_string(get(r)) : std::string(); },
+          [get](JsonWriter& w, const SweepRow& r) {
+            if (r.error.empty()) w.value(get(r));
+            else w.null_value();
+          }};
+}
+
+// Traffic and FLOP totals: doubles (bandwidth_model.h), integers in CSV and
+// JSON where they are exact.
+SweepColumn total_column(std::string name, std::string header, double (*get)(const SweepRow&), std::string (*human)(double)) {
+  return {std::move(name), std::move(header),
+          [get, human](const SweepRow& r) { return r.error.empty() ? human(get(r)) : std::string("-"); },
+          [get](const SweepRow& r) { return r.error.empty() ? count_number(get(r)) : std::string(); },
           [get](JsonWriter& w, const SweepRow& r) {
             if (r.error.empty()) w.value(get(r));
             else w.null_value();
@@ -46,7 +58,7 @@ SweepColumn seconds_column(std::string name, std::string header, double (*get)(c
           }};
 }
 
-std::string count_text(uint64_t v) { return std::to_string(v); }
+std::string count_text(double v) { return count_number(v); }
 
 }  // namespace
 
@@ -63,14 +75,14 @@ std::vector<SweepColumn> sweep_columns(const std::string& key) {
       integer_column("saved_bytes", "saved bytes", [](const SweepRow& r) { return r.saved_bytes; }, human_bytes),
       integer_column("recomputed_count", "recomputed", [](const SweepRow& r) { return static_cast<uint64_t>(r.recomputed_count); },
                      count_text),
-      integer_column("forward_bytes", "fw traffic", [](const SweepRow& r) { return r.forward_bytes; }, human_bytes),
+      total_column("forward_bytes", "fw traffic", [](const SweepRow& r) { return r.forward_bytes; }, human_bytes),
       seconds_column("forward_seconds", "fw time", [](const SweepRow& r) { return r.forward_seconds; }),
-      integer_column("backward_bytes", "bw traffic", [](const SweepRow& r) { return r.backward_bytes; }, human_bytes),
+      total_column("backward_bytes", "bw traffic", [](const SweepRow& r) { return r.backward_bytes; }, human_bytes),
       seconds_column("backward_seconds", "bw time", [](const SweepRow& r) { return r.backward_seconds; }),
       integer_column("peak_bytes", "peak memory", [](const SweepRow& r) { return r.peak_bytes; }, human_bytes),
       {"peak_at", "peak at", [](const SweepRow& r) { return r.peak_at; }, [](const SweepRow& r) { return r.peak_at; },
        [](JsonWriter& w, const SweepRow& r) { w.value(r.peak_at); }},
-      integer_column("recomputed_flops", "recomp FLOP", [](const SweepRow& r) { return r.recomputed_flops; }, human_flops),
+      total_column("recomputed_flops", "recomp FLOP", [](const SweepRow& r) { return r.recomputed_flops; }, human_flops),
       seconds_column("step_seconds", "step time", [](const SweepRow& r) { return r.step_seconds(); }),
   };
   for (auto& column : c) {

@@ -136,7 +136,7 @@ void write_sweep_svg(std::ostream& out, const SweepResult& r, PlotMemory xm) {
   // Grid, ticks and axis titles.
   draw_grid(out, ax, ay, x0, x1, y0, y1,
             [](double v) { return human_bytes(static_cast<uint64_t>(std::llround(v))); },
-            [](double v) { return human_flops(static_cast<uint64_t>(std::llround(v))); });
+            [](double v) { return human_flops(v); });
   out << "<text x=\"" << num((x0 + x1) / 2) << "\" y=\"" << num(kHeight - 22)
       << "\" text-anchor=\"middle\">"
       << (xm == PlotMemory::Peak ? "peak activation memory (memory.peak_bytes)" : "bytes saved for the backward (saved_bytes)")

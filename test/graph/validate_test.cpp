@@ -156,9 +156,12 @@ TEST_CASE("tensors: dtype, stride and shape_expr lengths, negative dims, overflo
         "g.pbtxt: node 'd': val.tensor.shape describes a tensor of more than 2^62 bytes (size overflows)");
   CHECK(validation_error(around(call("d", R"(val { tuple { items { tensor { shape: [1, -1] dtype: "bool" } } } })"))) ==
         "g.pbtxt: node 'd': val.tuple.items[0].tensor.shape[1] = -1 is negative");
-  // 2^61 bytes each: fine alone, too much together.
+  // 2^61 bytes each: one is a valid value, though past the graph's 2^52
+  // (value_bytes_limit.h); three are past a value's 2^62.
   const std::string half = R"(items { tensor { shape: [2305843009213693952] dtype: "uint8" } })";
-  CHECK(validation_error(around(call("d", "val { tuple { " + half + " } }"))) == "");
+  CHECK(validation_error(around(call("d", "val { tuple { " + half + " } }"))) ==
+        "g.pbtxt: node 'd': val holds 2.31 EB, which brings the graph's values to more than 2^52 bytes (4.50 PB), "
+        "the most the tool sums exactly");
   CHECK(validation_error(around(call("d", "val { tuple { " + half + half + half + " } }"))) ==
         "g.pbtxt: node 'd': val.tuple holds more than 2^62 bytes");
   // A zero dim makes the tensor empty, however large the other dims.

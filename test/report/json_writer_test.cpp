@@ -65,8 +65,9 @@ TEST_CASE("JsonWriter: nesting, empty containers, escapes and numbers, byte for 
 
 TEST_CASE("JsonWriter: a character to escape is found at every place of strings of every length to 48") {
   // The scan reads 16 and 8 bytes a step with overlapping tails: a byte it
-  // missed would reach the document raw. Bytes from 0x7f up and spaces are
-  // written as they are.
+  // missed would reach the document raw. DEL and bytes from 0x80 up (alone:
+  // not UTF-8) are escaped too; spaces and printable ASCII are written as
+  // they are.
   auto written = [](const std::string& s) {
     std::ostringstream out;
     {
@@ -77,7 +78,7 @@ TEST_CASE("JsonWriter: a character to escape is found at every place of strings 
   };
   for (size_t length = 1; length <= 48; ++length) {
     for (size_t at = 0; at < length; ++at) {
-      for (const char c : {'"', '\\', '\n', '\x01', '\x1f', '\0'}) {
+      for (const char c : {'"', '\\', '\n', '\x01', '\x1f', '\0', '\x7f', '\x80', '\xff'}) {
         std::string s(length, 'a');
         s[at] = c;
         CAPTURE(length);
@@ -85,13 +86,49 @@ TEST_CASE("JsonWriter: a character to escape is found at every place of strings 
         CHECK(written(s) == pt::JsonWriter::quoted(s));
         CHECK(written(s) != "\"" + s + "\"");
       }
-      for (const char c : {' ', '\x7f', '\x80', '\xff', '!', '#'}) {
+      for (const char c : {' ', '~', '!', '#'}) {
         std::string s(length, 'a');
         s[at] = c;
         CHECK(written(s) == "\"" + s + "\"");
       }
     }
   }
+}
+
+TEST_CASE("JsonWriter: C0, DEL and C1 controls are escaped, other UTF-8 kept, other bytes as U+FFFD") {
+  auto written = [](const std::string& s) {
+    std::ostringstream out;
+    {
+      pt::JsonWriter w(out);
+      w.value(s);
+    }
+    return out.str();
+  };
+  CHECK(written("a\x1b[2Jb") == "\"a\\u001b[2Jb\"");
+  CHECK(written("del\x7f") == "\"del\\u007f\"");
+  CHECK(written("csi\xc2\x9b" "31m") == "\"csi\\u009b31m\"");        // U+009B, a C1 control
+  CHECK(written("\xc2\x80\xc2\x9f") == "\"\\u0080\\u009f\"");    // both ends of C1
+  CHECK(written("nbsp\xc2\xa0 caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x99\x82") ==
+        "\"nbsp\xc2\xa0 caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x99\x82\"");  // printable UTF-8 as it is
+  CHECK(written("bad\xff\xc2") == "\"bad\\ufffd\\ufffd\"");         // not UTF-8; a sequence cut short
+  // Long strings take the vector scan: the same answers.
+  const std::string pad(40, 'x');
+  CHECK(written(pad + "\xc2\x9b" + pad) == "\"" + pad + "\\u009b" + pad + "\"");
+  CHECK(written(pad + "\xc3\xa9" + pad) == "\"" + pad + "\xc3\xa9" + pad + "\"");
+}
+
+TEST_CASE("JsonWriter: integral doubles are written as integers, others as the shortest round trip") {
+  std::ostringstream out;
+  {
+    pt::JsonWriter w(out, pt::JsonLayout::Compact);
+    w.begin_array();
+    w.value(2000000.0);
+    w.value(0x1p64);      // a FLOP total past 2^64: not an integer below 2^63, so %g
+    w.value(4503599627370496.0);
+    w.value(0.5);
+    w.end_array();
+  }
+  CHECK(out.str() == "[2000000,1.8446744073709552e+19,4503599627370496,0.5]\n");
 }
 
 TEST_CASE("JsonWriter: a document many times its buffer arrives whole and in order") {
