@@ -94,13 +94,7 @@ GraphRun run_one(const MainOptions& o, const std::string& path, std::string* par
   run.recomputed_count = e.recomputed.size();
   if (partition) {
     set_stage("rendering the partition of " + path);
-    if (*o.output_format == Format::Binary) {
-      std::ostringstream out;
-      write_partition_binary(out, g, p.result.classification, e, settings);
-      *partition = std::move(out).str();
-    } else {
-      *partition = serialize_message(*partition_message(g, p.result.classification, e, settings), *o.output_format);
-    }
+    *partition = serialize_partition(g, p.result.classification, e, settings, *o.output_format);
     timer.mark("write", timings);
   }
   const bool memory_plot = !o.plot_memory.empty() || !o.report_html.empty();

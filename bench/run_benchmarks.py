@@ -174,7 +174,7 @@ def table_corpus(args):
     print("%s; %s; median of %d runs.\n" % (machine(), load(), args.repeat))
     print("Read = the tool's parse and validate stages (the file to its indexed graph); protobuf parse = "
           "the same file parsed into protobuf's messages alone, in a process of its own (pt_bench, the parse "
-          "repeated in that process with the tool's heap settings: warm, its memory reused); read-only "
+          "repeated in that process: warm, its memory reused); read-only "
           "process = `partition_tool inspect G`, the whole process of reading and checking the same file (and "
           "printing its summary), start-up included as in the whole job.\n")
     print("| graph | nodes | wall ms | CPU ms | peak RSS MB | read ms | protobuf parse ms | read-only process ms | "

@@ -16,7 +16,9 @@ namespace {
 // (Equal packets at two addresses just get two entries.)
 class PacketMemo {
  public:
-  explicit PacketMemo(size_t nodes) : slots_(std::bit_ceil(std::min<size_t>(nodes, 4096) * 2 + 2)) {}
+  // Small at first: a graph has a few hundred distinct packets, and a table
+  // sized by the node count was 48 fresh pages on gpt2_124m.
+  explicit PacketMemo(size_t nodes) : slots_(std::bit_ceil(std::min<size_t>(nodes, 256) * 2 + 2)) {}
 
   // The bits stored for `packet`, or `classify(packet)` stored on first sight.
   template <class Classify>

@@ -1,9 +1,9 @@
 // One copy of each distinct op packet of a graph, for Node::packet to view.
-// Every stage asks the op classes about every node's packet; when the packet
-// viewed the node's own target string in the protobuf message, each query
-// was a cache miss into a 10^6-node message (most of PacketSet::contains'
-// time). A graph has a few hundred distinct packets: interned, they
-// stay in cache.
+// Every stage asks about every node's packet; when the packet viewed the
+// node's own target string in the protobuf message, each question was a
+// cache miss into a 10^6-node message. A graph has a few hundred distinct
+// packets: interned, they stay in cache, and NodeOpClasses tells them apart
+// by address.
 #pragma once
 
 #include <deque>

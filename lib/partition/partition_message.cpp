@@ -1,10 +1,6 @@
 #include "partition/partition_message.h"
 
-#include <google/protobuf/io/coded_stream.h>
-#include <google/protobuf/io/zero_copy_stream_impl.h>
-
 #include "graph/arena_graph.h"
-#include "graph/graph_io.h"
 
 namespace pt {
 
@@ -81,54 +77,49 @@ proto::Partition partition_skeleton(const Graph& g, const Classification& c, con
   return p;
 }
 
+namespace {
+
+// Adds `node` to `graph` without copying it; PartitionView::Return takes it
+// back. The message only reads it (serializing writes its cached size).
+void borrow(proto::Graph& graph, const proto::Node& node) {
+  graph.mutable_nodes()->UnsafeArenaAddAllocated(const_cast<proto::Node*>(&node));
+}
+
+void give_back(proto::Graph& graph) {
+  graph.mutable_nodes()->UnsafeArenaExtractSubrange(0, graph.nodes_size(), nullptr);
+}
+
+}  // namespace
+
+PartitionView::PartitionView(const Graph& g, const Classification& c, const Extraction& e, const Settings& s)
+    : message_(partition_skeleton(g, c, e, s)) {
+  const PartitionLayout l = partition_layout(g, c, e);
+  proto::Graph& fw = *message_.mutable_forward();
+  fw.mutable_nodes()->Reserve(static_cast<int>(l.forward_nodes.size() + 1));
+  for (NodeId id : l.forward_nodes) borrow(fw, g.record(id));
+  borrow(fw, made_.emplace_back(output_node(g, l.forward_outputs)));
+  proto::Graph& bw = *message_.mutable_backward();
+  bw.mutable_nodes()->Reserve(static_cast<int>(l.backward_inputs.size() + l.backward_nodes.size() + 1));
+  for (NodeId id : l.backward_inputs) borrow(bw, made_.emplace_back(placeholder_node(g.record(id))));
+  for (NodeId id : l.backward_nodes) borrow(bw, g.record(id));
+  borrow(bw, made_.emplace_back(output_node(g, l.backward_outputs)));
+}
+
+PartitionView::Return::~Return() {
+  give_back(*message->mutable_forward());
+  give_back(*message->mutable_backward());
+}
+
 std::shared_ptr<proto::Partition> partition_message(const Graph& g, const Classification& c, const Extraction& e,
                                                     const Settings& s) {
   auto p = new_arena_message<proto::Partition>();
-  *p = partition_skeleton(g, c, e, s);
-  const PartitionLayout l = partition_layout(g, c, e);
-  proto::Graph& fw = *p->mutable_forward();
-  fw.mutable_nodes()->Reserve(static_cast<int>(l.forward_nodes.size() + 1));
-  for (NodeId id : l.forward_nodes) *fw.add_nodes() = g.record(id);
-  *fw.add_nodes() = output_node(g, l.forward_outputs);
-  proto::Graph& bw = *p->mutable_backward();
-  bw.mutable_nodes()->Reserve(static_cast<int>(l.backward_inputs.size() + l.backward_nodes.size() + 1));
-  for (NodeId id : l.backward_inputs) *bw.add_nodes() = placeholder_node(g.record(id));
-  for (NodeId id : l.backward_nodes) *bw.add_nodes() = g.record(id);
-  *bw.add_nodes() = output_node(g, l.backward_outputs);
+  *p = PartitionView(g, c, e, s).message();
   return p;
 }
 
-void write_partition_binary(std::ostream& out, const Graph& g, const Classification& c, const Extraction& e,
-                            const Settings& s) {
-  google::protobuf::io::OstreamOutputStream stream(&out);
-  google::protobuf::io::CodedOutputStream coded(&stream);
-  coded.SetSerializationDeterministic(true);
-  uint64_t written = 0;
-  auto write = [&](const proto::Partition& piece) {
-    written += piece.ByteSizeLong();
-    check_message_size(written, "partition");
-    piece.SerializeToCodedStream(&coded);
-  };
-  write(partition_skeleton(g, c, e, s));
-  const PartitionLayout l = partition_layout(g, c, e);
-  // Pieces of kPieceNodes nodes: a copy of at most that many nodes at a time.
-  constexpr int kPieceNodes = 1024;
-  proto::Partition piece;
-  int in_piece = 0;
-  auto add = [&](proto::Graph* graph, const proto::Node& node) {
-    *graph->add_nodes() = node;
-    if (++in_piece == kPieceNodes) {
-      write(piece);
-      piece.Clear();
-      in_piece = 0;
-    }
-  };
-  for (NodeId id : l.forward_nodes) add(piece.mutable_forward(), g.record(id));
-  add(piece.mutable_forward(), output_node(g, l.forward_outputs));
-  for (NodeId id : l.backward_inputs) add(piece.mutable_backward(), placeholder_node(g.record(id)));
-  for (NodeId id : l.backward_nodes) add(piece.mutable_backward(), g.record(id));
-  add(piece.mutable_backward(), output_node(g, l.backward_outputs));
-  if (in_piece > 0) write(piece);
+std::string serialize_partition(const Graph& g, const Classification& c, const Extraction& e, const Settings& s,
+                                Format format) {
+  return serialize_message(PartitionView(g, c, e, s).message(), format);
 }
 
 }  // namespace pt

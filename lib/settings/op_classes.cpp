@@ -13,10 +13,8 @@ PacketSet to_set(const std::string_view (&items)[N]) {
   PacketSet out;
   // Sized up front: the default classes are built several times a run (each
   // Settings holds them), and growing a set rehashes it every doubling.
-  size_t bytes = 0;
-  for (auto item : items) bytes += item.size();
-  out.reserve(N, bytes);
-  for (auto item : items) out.insert(item);
+  out.reserve(N);
+  for (auto item : items) out.emplace(item);
   return out;
 }
 }  // namespace
