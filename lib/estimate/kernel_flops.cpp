@@ -53,7 +53,7 @@ bool weight_gradient_requested(const proto::Node& pn) {
 }
 
 // The weight gradient's FLOPs as PyTorch counts them (groups times too many).
-uint64_t counted_weight_gradient(const Graph& g, NodeId id, const proto::Node& pn) {
+double counted_weight_gradient(const Graph& g, NodeId id, const proto::Node& pn) {
   const auto grad_out = input_shape(g, id, 0), x = input_shape(g, id, 1), w = input_shape(g, id, 2);
   if (!grad_out || !x || !w || pn.val().kind_case() != proto::Value::kTuple || pn.val().tuple().items_size() < 2) {
     return 0;
@@ -61,8 +61,8 @@ uint64_t counted_weight_gradient(const Graph& g, NodeId id, const proto::Node& p
   const auto grad_weight = tensor_shape(pn.val().tuple().items(1));
   if (!grad_weight) return 0;
   try {
-    return flops::conv_backward(*grad_out, *x, *w, bool_arg(pn, kBackwardTransposed, "transposed"), false, true,
-                                std::nullopt, grad_weight);
+    return static_cast<double>(flops::conv_backward(*grad_out, *x, *w, bool_arg(pn, kBackwardTransposed, "transposed"),
+                                                    false, true, std::nullopt, grad_weight));
   } catch (const std::invalid_argument&) {
     return 0;
   } catch (const std::overflow_error&) {
@@ -72,15 +72,15 @@ uint64_t counted_weight_gradient(const Graph& g, NodeId id, const proto::Node& p
 
 }  // namespace
 
-uint64_t kernel_flops(const Graph& g, NodeId id) {
-  const uint64_t counted = count_flops_if_readable(g, id);
+double kernel_flops(const Graph& g, NodeId id) {
+  const double counted = count_flops_if_readable(g, id);
   if (counted == 0 || g[id].packet != "aten.convolution_backward") return counted;
   const proto::Node& pn = g.record(id);
   const auto groups = int_arg(pn, kBackwardGroups, "groups");
   if (!groups || *groups <= 1 || !weight_gradient_requested(pn)) return counted;
-  const uint64_t weight_term = counted_weight_gradient(g, id, pn);
+  const double weight_term = counted_weight_gradient(g, id, pn);
   if (weight_term == 0 || weight_term > counted) return counted;
-  return counted - weight_term + weight_term / static_cast<uint64_t>(*groups);
+  return counted - weight_term + weight_term / static_cast<double>(*groups);
 }
 
 bool is_depthwise_convolution(const Graph& g, NodeId id) {

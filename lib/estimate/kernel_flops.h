@@ -15,8 +15,9 @@ namespace pt {
 // convolution: PyTorch's formula counts the weight gradient as if every
 // output channel read every input channel (groups times its work; 768 times
 // for a depthwise layer of 768 channels), so that term is divided by
-// `groups` here. 0 where the shapes cannot be read.
-uint64_t kernel_flops(const Graph& g, NodeId id);
+// `groups` here. 0 where the shapes cannot be read. A double, as every FLOP
+// total: exact below 2^53, never wrapped above.
+double kernel_flops(const Graph& g, NodeId id);
 
 // A convolution (forward or backward) with one input channel per group
 // (depthwise, groups > 1): each output element is a short dot product over
