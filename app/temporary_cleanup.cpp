@@ -1,5 +1,6 @@
 #include "temporary_cleanup.h"
 
+#include <atomic>
 #include <csignal>
 #include <cstring>
 
@@ -11,7 +12,9 @@ namespace {
 
 // Fixed slots, so that the handler reads only memory that never moves: a
 // slot's path is written before `used` is set and `used` is cleared before
-// the path changes. A run has a handful of outputs at once.
+// the path changes (the signal fences keep the compiler from moving the
+// path's bytes across `used`, which is all a handler on this thread needs).
+// A run has a handful of outputs at once.
 constexpr int kSlots = 32;
 constexpr size_t kPathBytes = 4096;
 struct Slot {
@@ -40,6 +43,7 @@ class Registry final : public TemporaryFileWatcher {
     for (Slot& s : slots) {
       if (s.used) continue;
       std::memcpy(s.path, path.c_str(), path.size() + 1);
+      std::atomic_signal_fence(std::memory_order_seq_cst);
       s.used = 1;
       return;
     }
@@ -48,6 +52,7 @@ class Registry final : public TemporaryFileWatcher {
     for (Slot& s : slots) {
       if (s.used && path == s.path) s.used = 0;
     }
+    std::atomic_signal_fence(std::memory_order_seq_cst);
   }
 };
 

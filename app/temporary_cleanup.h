@@ -1,7 +1,8 @@
 // Removing the temporary output files of a run that a signal ends (SIGINT,
 // SIGTERM, SIGHUP, SIGPIPE). OutputBatch reports each temporary to
-// temporary_cleanup(); the handler unlinks the ones still registered, which
-// is all it does besides restoring the default action and raising the
+// temporary_cleanup() before creating it; the handler unlinks the ones still
+// registered (one not created yet: the unlink fails, harmlessly), which is
+// all it does besides restoring the default action and raising the
 // signal again, so the run ends as the signal asked (its exit status says
 // which). Signals that were ignored when the tool started (nohup) stay
 // ignored.

@@ -38,8 +38,10 @@ namespace {
 
 // A new temporary file beside `path` (same directory, so the rename is
 // atomic), created as any new output file is: mode 0666 less the caller's
-// umask.
-std::pair<std::string, int> make_temporary(const std::string& path) {
+// umask. The watcher hears of each name before open() makes the file and
+// of its going when open() does not: a signal that came after open() and
+// before the watcher heard would leave a file that nothing removes.
+std::pair<std::string, int> make_temporary(const std::string& path, TemporaryFileWatcher* watcher) {
   namespace fs = std::filesystem;
   const fs::path target(path);
   const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
@@ -53,8 +55,12 @@ std::pair<std::string, int> make_temporary(const std::string& path) {
     }
     std::string name = prefix;
     for (int k = 0; k < 6; ++k, bits /= kLetters.size()) name += kLetters[bits % kLetters.size()];
+    if (watcher) watcher->created(name);
     const int fd = ::open(name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     if (fd >= 0) return {name, fd};
+    const int why = errno;
+    if (watcher) watcher->gone(name);
+    errno = why;
     if (errno != EEXIST) break;
   }
   throw InputError(path + ": cannot create a temporary file: " + std::strerror(errno));
@@ -120,9 +126,8 @@ void OutputBatch::commit() {
   // taken back, so a file that cannot be written stops the run before them.
   for (Pending& p : pending_) {
     if (p.target.kind != OutputTarget::Kind::File) continue;
-    auto [temporary, fd] = make_temporary(p.target.write);
+    auto [temporary, fd] = make_temporary(p.target.write, watcher_);
     p.temporary = temporary;
-    if (watcher_) watcher_->created(temporary);
     const bool wrote = write_all(fd, p.contents.data(), p.contents.size());
     const int why = errno;
     if (::close(fd) != 0 && wrote) throw_write_error(p.target.path, errno);

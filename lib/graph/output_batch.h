@@ -18,8 +18,10 @@
 
 namespace pt {
 
-// Told of each temporary file as it is made and as it goes (renamed or
-// removed), so that the app can remove it when a signal ends the run.
+// Told of each temporary file's name before the file is made, and as it
+// goes (renamed, removed, or never made because the name was taken), so
+// that the app can remove it when a signal ends the run: a signal finds
+// every temporary file already known, at worst with a name not yet made.
 class TemporaryFileWatcher {
  public:
   virtual ~TemporaryFileWatcher() = default;

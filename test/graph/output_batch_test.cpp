@@ -98,10 +98,16 @@ TEST_CASE("a write that fails is an InputError naming the file; nothing is left 
   CHECK(files_in(dir.path()) == 0);
 }
 
-TEST_CASE("the watcher hears of every temporary made and gone") {
+TEST_CASE("the watcher hears of every temporary before its file exists, and as it goes") {
+  // Before: a signal may come at any instruction, and a temporary that
+  // existed before the watcher heard of it would be left behind by one.
   struct Log final : pt::TemporaryFileWatcher {
     std::vector<std::string> made, gone_;
-    void created(const std::string& p) override { made.push_back(p); }
+    int existed_when_heard = 0;
+    void created(const std::string& p) override {
+      made.push_back(p);
+      existed_when_heard += std::filesystem::exists(p);
+    }
     void gone(const std::string& p) override { gone_.push_back(p); }
   } log;
   pt::test::TempDir dir;
@@ -112,6 +118,7 @@ TEST_CASE("the watcher hears of every temporary made and gone") {
     batch.commit();
   }
   CHECK(log.made.size() == 2);
+  CHECK(log.existed_when_heard == 0);
   CHECK(log.gone_ == log.made);
 }
 
