@@ -17,7 +17,7 @@ class PartitionToolError(RuntimeError):
 
 # Exit codes of partition_tool (its --help): 2 bad input, 3 infeasible, 4 internal.
 EXIT_MEANINGS = {2: "bad input, settings or command line",
-                 3: "infeasible: no finite cut", 4: "internal error"}
+                 3: "infeasible: no finite cut, or no plan fits the memory limit", 4: "internal error"}
 
 
 def find_binary(explicit=None):
