@@ -102,6 +102,7 @@ void open_input(const std::string& path, InputFile& file) {
   }
 }
 
+// The bytes of a text or JSON input.
 FileBytes read_all(const InputFile& file, const std::string& path) {
   FileBytes out;
   if (file.regular) {
@@ -116,9 +117,17 @@ FileBytes read_all(const InputFile& file, const std::string& path) {
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) throw InputError(path + ": read error: " + std::strerror(errno));
     if (n == 0) break;
-    // A pipe that outgrows the limit is caught by parse_message; stop
-    // storing well past it.
-    if (out.piped.size() > kMaxInputBytes) continue;
+    // Text and JSON hold no NUL byte: /dev/zero stops at its first chunk.
+    if (const void* nul = std::memchr(chunk, 0, static_cast<size_t>(n))) {
+      const size_t at = out.piped.size() + static_cast<size_t>(static_cast<const char*>(nul) - chunk);
+      throw InputError(path + ": byte " + std::to_string(at) + " is NUL, which text and JSON graphs never hold");
+    }
+    // A stream without end (/dev/zero, a generator on a pipe) stops at the
+    // limit instead of being read forever.
+    if (out.piped.size() + static_cast<size_t>(n) > kMaxInputBytes) {
+      throw InputError(path + ": input is above the " + std::to_string(kMaxInputBytes) +
+                       "-byte limit of protobuf parsing (2 GiB)");
+    }
     out.piped.append(chunk, static_cast<size_t>(n));
   }
   return out;
@@ -174,7 +183,7 @@ void check_parse_size(std::string_view data, const std::string& path) {
                    " (truncated, corrupt, or nested too deeply)");
 }
 
-// Parses a regular binary file through a 64 KiB buffer that protobuf's
+// Parses a binary file or stream through a 64 KiB buffer that protobuf's
 // FileInputStream refills: the file's bytes are never all in memory at
 // once, so the parse touches no fresh pages for them (a whole-file buffer
 // was a page fault per 4 KiB, 41,000 at 10^6 nodes).
@@ -192,7 +201,7 @@ void parse_binary_file(const InputFile& file, const std::string& path, google::p
 void read_message(const std::string& path, Format format, google::protobuf::Message* msg) {
   InputFile file;
   open_input(path, file);
-  if (format == Format::Binary && file.regular) return parse_binary_file(file, path, msg);
+  if (format == Format::Binary) return parse_binary_file(file, path, msg);
   parse_message(read_all(file, path).view(), format, path, msg);
 }
 

@@ -63,6 +63,21 @@ TEST_CASE("a file of 2 GiB or more is refused with one line, without reading it"
   }
 }
 
+// A stream without end is refused at its first bytes, not read forever:
+// text and JSON hold no NUL byte, and a binary graph's first byte is a
+// field tag, never 0.
+TEST_CASE("/dev/zero as input is refused at once in every format") {
+  TempDir work;
+  for (const std::string format : {"pb", "pbtxt", "json"}) {
+    CAPTURE(format);
+    const ToolResult r =
+        run_tool({"--input", "/dev/zero", "--input-format", format, "--output", work.file("p.pb")});
+    CHECK(r.exit_code == 2);
+    CHECK(contains(single_error(r), "/dev/zero: "));
+    CHECK(!std::filesystem::exists(work.file("p.pb")));
+  }
+}
+
 TEST_CASE("a 100 MB string in a graph is rejected with one short line") {
   TempDir work;
   const std::string path = work.file("big_string.json");
