@@ -13,7 +13,9 @@ namespace {
 using pt::test::run_tool;
 using pt::test::TempDir;
 
-const std::string kGpt2 = std::string(PT_TEST_DIR) + "/corpus/gpt2_124m.pb";
+// A small graph (258 nodes): these are tests of the command line, and the
+// planner runs several times each (minutes under the sanitizers on gpt2_124m).
+const std::string kGraph = std::string(PT_TEST_DIR) + "/corpus/sac_mlp.pb";
 
 // The first "key": N in a JSON report (memory.peak_bytes comes before plan's).
 uint64_t json_number(const std::string& json, const std::string& key) {
@@ -23,7 +25,7 @@ uint64_t json_number(const std::string& json, const std::string& key) {
 }
 
 uint64_t default_peak() {
-  const auto r = run_tool({"--input", kGpt2, "--report-json", "-"});
+  const auto r = run_tool({"--input", kGraph, "--report-json", "-"});
   REQUIRE(r.exit_code == 0);
   return json_number(r.out, "peak_bytes");
 }
@@ -32,24 +34,24 @@ uint64_t default_peak() {
 
 TEST_CASE("--memory-limit, --set and --config give the same plan, within the limit") {
   const uint64_t limit = default_peak() * 70 / 100;
-  const auto shorthand = run_tool({"--input", kGpt2, "--memory-limit", std::to_string(limit), "--report-json", "-"});
+  const auto shorthand = run_tool({"--input", kGraph, "--memory-limit", std::to_string(limit), "--report-json", "-"});
   REQUIRE(shorthand.exit_code == 0);
   CHECK(json_number(shorthand.out, "peak_bytes") <= limit);
   CHECK(json_number(shorthand.out, "memory_limit") == limit);
   CHECK(shorthand.out.find("\"found_by\"") != std::string::npos);
-  const auto set = run_tool({"--input", kGpt2, "--set", "memory_limit=" + std::to_string(limit), "--report-json", "-"});
+  const auto set = run_tool({"--input", kGraph, "--set", "memory_limit=" + std::to_string(limit), "--report-json", "-"});
   REQUIRE(set.exit_code == 0);
   TempDir dir;
   {
     std::ofstream(dir.file("limit.conf")) << "memory_limit = " << limit << "\n";
   }
-  const auto config = run_tool({"--input", kGpt2, "--config", dir.file("limit.conf"), "--report-json", "-"});
+  const auto config = run_tool({"--input", kGraph, "--config", dir.file("limit.conf"), "--report-json", "-"});
   REQUIRE(config.exit_code == 0);
   // Same saved values (the timings differ).
   const auto saved = [](const std::string& json) { return json.substr(0, json.find("\"timings\"")).substr(json.find("\"saved_values\"")); };
   CHECK(saved(set.out).substr(0, 2000) == saved(shorthand.out).substr(0, 2000));
   CHECK(saved(config.out).substr(0, 2000) == saved(shorthand.out).substr(0, 2000));
-  const auto text = run_tool({"--input", kGpt2, "--memory-limit", std::to_string(limit), "--report"});
+  const auto text = run_tool({"--input", kGraph, "--memory-limit", std::to_string(limit), "--report"});
   REQUIRE(text.exit_code == 0);
   CHECK(text.out.find("Plan (memory_limit") != std::string::npos);
   CHECK(text.out.find("next best") != std::string::npos);
@@ -57,25 +59,25 @@ TEST_CASE("--memory-limit, --set and --config give the same plan, within the lim
 
 TEST_CASE("a limit no plan fits exits 3 with one line") {
   const uint64_t limit = default_peak() / 100;
-  const auto r = run_tool({"--input", kGpt2, "--memory-limit", std::to_string(limit), "--report"});
+  const auto r = run_tool({"--input", kGraph, "--memory-limit", std::to_string(limit), "--report"});
   CHECK(r.exit_code == 3);
   CHECK(r.out.empty());
   REQUIRE(r.err_lines().size() == 1);
   CHECK(r.err.find("smallest peak reached is") != std::string::npos);
-  const auto bad = run_tool({"--input", kGpt2, "--memory-limit", "3 parsecs"});
+  const auto bad = run_tool({"--input", kGraph, "--memory-limit", "3 parsecs"});
   CHECK(bad.exit_code == 2);
 }
 
 TEST_CASE("diff and sweep read memory_limit") {
   const uint64_t peak = default_peak();
-  const auto diff = run_tool({"diff", "--input", kGpt2, "--set-b", "memory_limit=" + std::to_string(peak * 60 / 100)});
+  const auto diff = run_tool({"diff", "--input", kGraph, "--set-b", "memory_limit=" + std::to_string(peak * 60 / 100)});
   CHECK(diff.exit_code == 1);  // the plan under the limit saves other values
   TempDir dir;
   std::string values;
   for (int percent = 50; percent <= 90; percent += 10) {
     values += (values.empty() ? "" : ",") + std::to_string(peak * percent / 100);
   }
-  const auto sweep = run_tool({"sweep", "--input", kGpt2, "--key", "memory_limit", "--values", values, "--csv",
+  const auto sweep = run_tool({"sweep", "--input", kGraph, "--key", "memory_limit", "--values", values, "--csv",
                                "--plot", dir.file("frontier.svg")});
   REQUIRE(sweep.exit_code == 0);
   const std::string svg = pt::test::read_all(dir.file("frontier.svg"));

@@ -6,6 +6,7 @@
 
 #include <cstdio>
 #include <limits>
+#include <map>
 #include <string>
 
 #include "graph/errors.h"
@@ -24,11 +25,20 @@ struct Planned {
   PlanCandidates candidates;
 };
 
-Planned plan_corpus(const std::string& name, const Settings& s = {}) {
+Planned plan_graph(const std::string& name, const Settings& s = {}) {
   const LoadedGraph loaded = load_graph_file(std::string(PT_TEST_DIR) + "/corpus/" + name, Format::Binary);
   Planned p{prepare(loaded.graph, s), {}};
   p.candidates = plan_candidates(p.prepared.graph, s, parse_device("h100"), {});
   return p;
+}
+
+// Each graph is planned once for all the cases that read it (the planner is
+// the slow part, minutes under the sanitizers).
+const Planned& plan_corpus(const std::string& name) {
+  static std::map<std::string, Planned> planned;
+  auto it = planned.find(name);
+  if (it == planned.end()) it = planned.emplace(name, plan_graph(name)).first;
+  return it->second;
 }
 
 // Limits at or above the smallest peak any candidate reaches must get a
@@ -87,7 +97,7 @@ TEST_CASE("memory limit bar on gpt2_l24") { check_bar(plan_corpus("scale/gpt2_l2
 TEST_CASE("no candidate saves a tuple-valued node") {
   for (const char* name : {"gpt2_124m.pb", "gpt2_dropout_l2.pb", "resnet18.pb", "../plan/graphs/llama_gqa.pb"}) {
     CAPTURE(name);
-    const Planned p = plan_corpus(name);
+    const Planned& p = plan_corpus(name);
     const Graph& g = p.prepared.graph;
     for (const PlanCandidate& c : p.candidates.all) {
       CAPTURE(c.description());
@@ -97,7 +107,7 @@ TEST_CASE("no candidate saves a tuple-valued node") {
 }
 
 TEST_CASE("the chosen plan's prediction is the report's") {
-  const Planned p = plan_corpus("gpt2_124m.pb");
+  const Planned& p = plan_corpus("gpt2_124m.pb");
   const Settings base;
   const uint64_t limit = p.candidates.all.front().peak_bytes * 60 / 100;
   const MemoryPlan plan = choose_plan(p.candidates, limit);
