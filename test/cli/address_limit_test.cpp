@@ -11,13 +11,7 @@
 
 #include "graph/temp_dir.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define PT_UNDER_SANITIZER 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define PT_UNDER_SANITIZER 1
-#endif
-#endif
+#include "support/under_sanitizer.h"
 
 TEST_CASE("--version runs under a 60 MB address-space limit (ulimit -v 60000)") {
 #ifdef PT_UNDER_SANITIZER

@@ -14,13 +14,7 @@
 
 #include "cli/tool_runner.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define PT_UNDER_SANITIZER 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define PT_UNDER_SANITIZER 1
-#endif
-#endif
+#include "support/under_sanitizer.h"
 
 TEST_CASE("out of memory under ulimit -v: one line naming the stage, exit 2, no output") {
 #ifdef PT_UNDER_SANITIZER
