@@ -57,7 +57,7 @@ def main():
     results, files = {}, set()
     for item in a.runs.split(","):
         name, labels = item.split("=")
-        w = vm.SETTINGS_MODELS[name]()
+        w = (vm.FAMILY_MODELS.get(name) or vm.SETTINGS_MODELS[name])()
         params = w.params()
         for label in labels.split("+"):
             torch._dynamo.reset()

@@ -419,10 +419,40 @@ def bert_mlm(b=16, t=512, batches=4):
                     lambda i: (m, data[i % batches][0], data[i % batches][1]), lr=1e-4)
 
 
+def efficientnet_b0_bf16_cl(b=128):
+    """torchvision efficientnet_b0, bf16, channels-last, B=128: depthwise
+    convolutions, SiLU, squeeze-and-excitation (dropout and stochastic depth
+    off: they draw random numbers)."""
+    import torchvision
+    return _channels_last_classifier("efficientnet_b0_bf16_cl",
+                                     functools.partial(torchvision.models.efficientnet_b0, dropout=0.0,
+                                                       stochastic_depth_prob=0.0),
+                                     b, torch.bfloat16, 49)
+
+
+def _t5_step(m, input_ids, labels):
+    return m(input_ids=input_ids, labels=labels).loss
+
+
+def t5_small_lm(b=16, t=512, batches=4):
+    """transformers T5 encoder-decoder, 6+6 layers of width 512, bf16,
+    RMSNorm before each block, relative position bias, dropout off, trained
+    on random tokens (the decoder reads the labels shifted right)."""
+    from transformers import T5Config, T5ForConditionalGeneration
+    torch.manual_seed(0)
+    config = T5Config(vocab_size=32128, d_model=512, d_kv=64, d_ff=2048, num_layers=6, num_decoder_layers=6,
+                      num_heads=8, dropout_rate=0.0, decoder_start_token_id=0, pad_token_id=0)
+    m = T5ForConditionalGeneration(config).cuda().to(torch.bfloat16).train()
+    data = _token_batches(32128, b, t, batches)
+    return Workload("t5_small_lm", _t5_step, {"m": m},
+                    lambda i: (m, data[i % batches][0], data[i % batches][1]), lr=1e-4)
+
+
 FAMILY_MODELS = {"resnet50_fp32_cl": resnet50_fp32_cl, "resnet50_bf16_cl": resnet50_bf16_cl,
                  "convnext_tiny_bf16_cl": convnext_tiny_bf16_cl, "vit_b16": vit_b16_bf16,
                  "llama_gqa": llama_gqa, "moe_top2": moe_top2,
-                 "mobilenet_v3_bf16_cl": mobilenet_v3_bf16_cl, "bert_mlm": bert_mlm}
+                 "mobilenet_v3_bf16_cl": mobilenet_v3_bf16_cl, "bert_mlm": bert_mlm,
+                 "efficientnet_b0_bf16_cl": efficientnet_b0_bf16_cl, "t5_small_lm": t5_small_lm}
 
 
 CORPUS_MODELS = {"linear_ce": linear_ce, "mlp_dynamic": mlp_dynamic, "sac_mlp": sac_mlp,
