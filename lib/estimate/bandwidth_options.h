@@ -60,6 +60,11 @@ struct BandwidthOptions {
   // lm head and loss gradient) stays a kernel of its own (fusion_groups.cpp).
   // Off: every pad is a kernel of its own.
   bool pad_is_pointwise = true;
+  // Every op tagged pointwise is fused like one (Inductor lowers it to a
+  // pointwise loop), though PyTorch's fusible set lacks some: prims.fma of
+  // a decomposed softmax backward (fusion_groups.cpp says what it cost).
+  // Off: only the fusible set (and pads, above) fuse.
+  bool pointwise_tag_fuses = true;
   // Kernels that read the same buffer run as one when that creates no cycle
   // (Inductor's horizontal fusion; sibling_fusion.h says when): a
   // recomputation in the backward and the backward op that reads the same
