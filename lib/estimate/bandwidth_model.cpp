@@ -25,6 +25,11 @@ Materialized materialized_rules(const BandwidthOptions& o) {
   m.sources_live_to_readers = o.sources_live_to_readers;
   m.write_in_place = o.write_in_place;
   m.order_from_first_tangent_reader = o.backward_order_from_tangents;
+  m.matmul_at_add = o.matmul_at_add;
+  m.padded_buffers = o.padded_buffers;
+  m.reuse_freed_buffers = o.reuse_freed_buffers;
+  m.pointwise_tag_fuses = o.pointwise_tag_fuses;
+  m.fuse_scatter_copies = o.fuse_scatter_copies;
   return m;
 }
 

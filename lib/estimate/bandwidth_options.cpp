@@ -28,6 +28,8 @@ void BandwidthOptions::set(std::string_view key, std::string_view value) {
     realize_large_expressions = parse_bool(key, value);
   } else if (key == "pad_is_pointwise") {
     pad_is_pointwise = parse_bool(key, value);
+  } else if (key == "pointwise_tag_fuses") {
+    pointwise_tag_fuses = parse_bool(key, value);
   } else if (key == "merge_sibling_kernels") {
     merge_sibling_kernels = parse_bool(key, value);
   } else if (key == "apply_device_efficiency") {
@@ -42,6 +44,14 @@ void BandwidthOptions::set(std::string_view key, std::string_view value) {
     write_in_place = parse_bool(key, value);
   } else if (key == "allocate_at_kernel_launch") {
     allocate_at_kernel_launch = parse_bool(key, value);
+  } else if (key == "matmul_at_add") {
+    matmul_at_add = parse_bool(key, value);
+  } else if (key == "padded_buffers") {
+    padded_buffers = parse_bool(key, value);
+  } else if (key == "reuse_freed_buffers") {
+    reuse_freed_buffers = parse_bool(key, value);
+  } else if (key == "fuse_scatter_copies") {
+    fuse_scatter_copies = parse_bool(key, value);
   } else if (key == "backward_order_from_tangents") {
     backward_order_from_tangents = parse_bool(key, value);
   } else if (key == "indexing_reads_selection") {
@@ -74,7 +84,9 @@ std::vector<std::string> bandwidth_option_keys() {
           "realize_large_expressions", "pad_is_pointwise",       "merge_sibling_kernels",
           "indexing_reads_selection",  "apply_device_efficiency", "fused_compute_floor",
           "cached_row_rereads",        "sources_live_to_readers", "write_in_place",
-          "backward_order_from_tangents", "allocate_at_kernel_launch", "join_search_limit"};
+          "backward_order_from_tangents", "allocate_at_kernel_launch", "matmul_at_add",
+          "padded_buffers",            "reuse_freed_buffers",     "fuse_scatter_copies",
+          "pointwise_tag_fuses",       "join_search_limit"};
 }
 
 }  // namespace pt

@@ -60,6 +60,11 @@ struct BandwidthOptions {
   // lm head and loss gradient) stays a kernel of its own (fusion_groups.cpp).
   // Off: every pad is a kernel of its own.
   bool pad_is_pointwise = true;
+  // Every op tagged pointwise is fused like one (Inductor lowers it to a
+  // pointwise loop), though PyTorch's fusible set lacks some: prims.fma of
+  // a decomposed softmax backward (fusion_groups.cpp says what it cost).
+  // Off: only the fusible set (and pads, above) fuse.
+  bool pointwise_tag_fuses = true;
   // Kernels that read the same buffer run as one when that creates no cycle
   // (Inductor's horizontal fusion; sibling_fusion.h says when): a
   // recomputation in the backward and the backward op that reads the same
@@ -121,6 +126,22 @@ struct BandwidthOptions {
   // allocates ten layers' LayerNorm-backward values at once, 0.28 GB the
   // model missed). Off: each value is allocated at its own node.
   bool allocate_at_kernel_launch = true;
+  // Peak memory, three rules of Inductor's code generation
+  // (estimate/peak_memory.cpp says why): a matmul whose only reader is an
+  // add runs at that add, as Inductor's addmm (estimate/matmul_at_add.h);
+  // buffers have Inductor's padded layouts and a matmul's pad into that
+  // padding is a view (estimate/inductor_padding.h); a freed buffer stays
+  // allocated until the next buffer of its size and dtype takes it
+  // (Inductor's buffer reuse). Off: a matmul runs at its own place; a
+  // buffer has its value's size and every pad is a copy; a buffer is freed
+  // where it dies.
+  bool matmul_at_add = true;
+  bool padded_buffers = true;
+  bool reuse_freed_buffers = true;
+  // Peak memory: a functional scatter's copy of its destination fuses with
+  // the copies of that buffer within 64 nodes and is allocated with the
+  // first (estimate/peak_memory.cpp). Off: each at its own scatter.
+  bool fuse_scatter_copies = true;
   // Nodes the cycle check of one join may visit; past it the node starts a
   // new kernel instead. Keeps the grouping near-linear on 10^5-node graphs
   // (the check is a backward search bounded by the kernel's first member).

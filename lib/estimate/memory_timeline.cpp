@@ -113,6 +113,9 @@ std::string live_reason_text(LiveReason reason, std::string_view reader_name) {
     case LiveReason::ForwardOutput: return "forward output, held to the end of the step";
     case LiveReason::RunningKernel: return "temporary of the running kernel" + reader;
     case LiveReason::AwaitingReader: return "temporary" + reader;
+    case LiveReason::HeldForReuse:
+      return "freed, held for the next buffer of its size and dtype" +
+             (reader_name.empty() ? std::string() : ", which " + std::string(reader_name) + " takes");
   }
   return "temporary";
 }
@@ -126,6 +129,7 @@ std::string_view live_reason_code(LiveReason reason) {
     case LiveReason::ForwardOutput: return "forward_output";
     case LiveReason::RunningKernel: return "running_kernel";
     case LiveReason::AwaitingReader: return "awaiting_reader";
+    case LiveReason::HeldForReuse: return "held_for_reuse";
   }
   return "awaiting_reader";
 }

@@ -36,6 +36,7 @@ enum class LiveReason : uint8_t {
   ForwardOutput,   // an output of the forward, held to the end of the step
   RunningKernel,   // allocated by the node (or fused kernel) running at this step
   AwaitingReader,  // a temporary that a later node still reads
+  HeldForReuse,    // freed, kept for the next buffer of its size (Inductor's buffer reuse)
 };
 
 // One value's stay in memory: live at steps first..last inclusive (last:

@@ -112,4 +112,53 @@ void record_backward(const Graph& g, const Classification& c, const Extraction& 
   }
 }
 
+void trace_lifetimes(const Graph& g, const std::vector<NodeId>& order, const Flags& is_input,
+                     const Flags& takes_over, const std::vector<int32_t>& allocated_at,
+                     const std::vector<int32_t>& freed_at, const std::vector<std::pair<NodeId, size_t>>& taken_at,
+                     const std::vector<BufferEvent>& reused, const std::vector<uint64_t>& own_bytes,
+                     PassTrace& trace) {
+  std::vector<int32_t> position(static_cast<size_t>(g.size()), -1);
+  for (size_t pos = 0; pos < order.size(); ++pos) position[order[pos]] = static_cast<int32_t>(pos);
+  std::vector<int32_t> last(order.size(), ValueLifetime::kStillLive);
+  std::vector<NodeId> reader(order.size(), kNoNode);
+  for (size_t pos = 0; pos < order.size(); ++pos) {
+    if (freed_at[pos] < 0) continue;
+    last[pos] = freed_at[pos];
+    if (freed_at[pos] != static_cast<int32_t>(pos)) reader[pos] = order[static_cast<size_t>(freed_at[pos])];
+  }
+  for (const auto& [r, pos] : taken_at) {
+    const auto at = static_cast<size_t>(position[r]);
+    last[at] = static_cast<int32_t>(pos) - 1;
+    reader[at] = order[pos];
+  }
+  for (size_t pos = 0; pos < order.size(); ++pos) {
+    const NodeId id = order[pos];
+    ValueLifetime v;
+    v.node = id;
+    v.bytes = own_bytes[pos];
+    v.last = last[pos];
+    v.reader = reader[pos];
+    if (is_input[id]) {
+      if (v.last != ValueLifetime::kStillLive) trace.input_ends.push_back(v);
+      continue;
+    }
+    if (allocated_at[pos] >= 0) v.first = allocated_at[pos];
+    else if (takes_over[id]) v.first = static_cast<int32_t>(pos);
+    else continue;
+    trace.allocated.push_back(v);
+  }
+  // A freed buffer that a later allocation takes stays, from its last
+  // reader on, until the step before that allocation's.
+  for (const BufferEvent& r : reused) {
+    ValueLifetime v;
+    v.node = order[static_cast<size_t>(r.buffer)];
+    v.bytes = own_bytes[static_cast<size_t>(r.buffer)];
+    v.first = freed_at[static_cast<size_t>(r.buffer)] + 1;
+    v.last = r.at - 1;
+    v.reader = order[static_cast<size_t>(r.at)];
+    v.reason = LiveReason::HeldForReuse;
+    if (v.first <= v.last) trace.allocated.push_back(v);
+  }
+}
+
 }  // namespace pt

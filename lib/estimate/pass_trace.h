@@ -8,6 +8,7 @@
 
 #include "analysis/classify.h"
 #include "analysis/node_op_classes.h"
+#include "estimate/buffer_reuse.h"
 #include "estimate/memory_timeline.h"
 #include "graph/graph.h"
 #include "partition/extract.h"
@@ -24,6 +25,20 @@ struct PassTrace {
   size_t peak_pos = 0;
   std::vector<NodeId> root;
 };
+
+// A pass's lifetimes, in positions of its `order`, from where each value's
+// bytes join and leave the total: a value allocates at allocated_at and is
+// freed after freed_at (-1: neither); a buffer taken over by a fused output
+// (`taken_at`: the buffer and the output's position) is its old owner's
+// until the step before that output's, then the output's; a freed buffer
+// that a later allocation takes (`reused`) is held for reuse from the step
+// after its last reader to the step before that allocation. `own_bytes`:
+// the bytes each position's buffer frees.
+void trace_lifetimes(const Graph& g, const std::vector<NodeId>& order, const Flags& is_input,
+                     const Flags& takes_over, const std::vector<int32_t>& allocated_at,
+                     const std::vector<int32_t>& freed_at, const std::vector<std::pair<NodeId, size_t>>& taken_at,
+                     const std::vector<BufferEvent>& reused, const std::vector<uint64_t>& own_bytes,
+                     PassTrace& trace);
 
 // The forward's part of a timeline: its inputs, live from the start, and
 // what it allocates; a buffer of a saved value is Saved, of a forward

@@ -6,7 +6,11 @@
 
 #include "analysis/node_op_classes.h"
 #include "estimate/backward_order.h"
+#include "estimate/buffer_reuse.h"
+#include "estimate/inductor_padding.h"
+#include "estimate/matmul_at_add.h"
 #include "estimate/pass_trace.h"
+#include "estimate/scatter_copies.h"
 
 namespace pt {
 
@@ -26,6 +30,16 @@ struct PassSimulation {
   // reads_directly's search stack and the values it marked: kept from call
   // to call (two lists per call were 150,000 allocations at 10^6 nodes).
   mutable std::vector<NodeId> stack_ = {}, seen_ = {};
+
+  // Whether a Triton kernel computes `id`: an op of PyTorch's fusible set,
+  // or, with pointwise_tag_fuses, any op tagged pointwise (as the kernel
+  // grouping counts them, estimate/fusion_groups.cpp).
+  bool fused_op(NodeId id, const Materialized& rules) const {
+    if (ops.is_fusible_op(id)) return true;
+    if (!rules.pointwise_tag_fuses) return false;
+    const auto& tags = g.record(id).op_tags();
+    return std::find(tags.begin(), tags.end(), "pointwise") != tags.end();
+  }
 
   bool is_alias(NodeId id, const Flags& is_input) const {
     if (is_input[id]) return false;
@@ -66,13 +80,28 @@ struct PassSimulation {
     return answer(false);
   }
 
-  bool same_buffer(NodeId a, NodeId b) const {
-    // Tensors of one size and dtype (Node::dtype: 0 for any other value;
-    // decoding the two records for it was a sixth of the simulation at
-    // 10^6 nodes).
+  // Whether buffers a and b share Inductor's reuse key: tensors of one
+  // dtype (Node::dtype: 0 for any other value; decoding the two records for
+  // it was a sixth of the simulation at 10^6 nodes) and one size, or, with
+  // `padded` (per node: the pass computes it and does not return it), one
+  // size of storage after comprehensive padding (estimate/inductor_padding.h;
+  // records are read only for sizes within an eighth of each other, the
+  // most padding adds).
+  bool same_buffer(NodeId a, NodeId b, const Flags& padded,
+                   const std::unordered_map<NodeId, NodeId>& padded_by) const {
     const Node& na = g[a];
     const Node& nb = g[b];
-    return na.size_bytes == nb.size_bytes && na.dtype != 0 && na.dtype == nb.dtype;
+    if (na.dtype == 0 || na.dtype != nb.dtype) return false;
+    if (na.size_bytes == nb.size_bytes) return true;
+    if (padded.empty()) return false;
+    const uint64_t lo = std::min(na.size_bytes, nb.size_bytes), hi = std::max(na.size_bytes, nb.size_bytes);
+    if (hi - lo > lo / 8) return false;
+    auto storage = [&](NodeId id) {
+      if (!padded[id]) return g[id].size_bytes;
+      const auto pad = padded_by.find(id);
+      return padded_storage_bytes(g, id, pad == padded_by.end() ? kNoNode : pad->second);
+    };
+    return storage(a) == storage(b);
   }
 
   // Bytes each position of `order` allocates: a stored value at its own
@@ -97,11 +126,14 @@ struct PassSimulation {
   // An item of a multi-output op (`item`, run's TupleItems) is allocated
   // with its tuple, whose size counts it: it adds nothing here, and its
   // position (`at_of`) is its tuple's.
+  // `copied_at` (per position; empty, or -1: none) moves a scatter's
+  // allocation to where its copy runs (estimate/scatter_copies.h).
   template <typename Allocates>
   std::vector<uint64_t> allocations(const std::vector<NodeId>& order, const Flags& is_input,
                                     const std::vector<NodeId>& root, const Flags& takes_over,
                                     const std::vector<int32_t>& kernel, const Flags& recomputed,
                                     const Allocates& allocates, const Flags& item,
+                                    const std::vector<int32_t>& copied_at,
                                     std::vector<int32_t>* at_of = nullptr) const {
     std::unordered_map<NodeId, int32_t> tuple_at;  // when traced: where each tuple with items was allocated
     std::vector<size_t> launch;  // per kernel: its first position in `order`
@@ -121,12 +153,61 @@ struct PassSimulation {
       }
       if (is_input[id] || root[id] != id || !allocates(id) || takes_over[id]) continue;
       const bool at_launch = !kernel.empty() && kernel[id] >= 0 && (recomputed.empty() || !recomputed[id]);
-      const size_t at = at_launch ? launch[kernel[id]] : pos;
+      size_t at = at_launch ? launch[kernel[id]] : pos;
+      if (!copied_at.empty() && copied_at[pos] >= 0) at = static_cast<size_t>(copied_at[pos]);
       bytes[at] += g[id].size_bytes;
       if (at_of) (*at_of)[pos] = static_cast<int32_t>(at);
       if (at_of && g[id].value_kind == ValueKind::Tuple) tuple_at.emplace(id, static_cast<int32_t>(at));
     }
     return bytes;
+  }
+
+  // Inductor's buffer reuse (estimate/buffer_reuse.h): which freed buffers
+  // later allocations take. Inductor allocates a Triton kernel's outputs
+  // and a matmul's (an ATen fallback allocates its own), and pools what the
+  // pass computes and frees (the pass's inputs are freed at once). Its
+  // estimate of the pass's memory is this simulation's before reuse, with
+  // each value in its own buffer: no writes in place (Inductor decides those
+  // later). bert_mlm's backward keeps each layer's 50 MB GELU gradient for
+  // the next layer's (the generated code's "# reuse" lines): one more 50 MB
+  // block at the measured peak than the simulation held; the backward's
+  // estimate counts the softmax backward's output apart from its saved
+  // input, which Inductor writes in place, and the held gradients fit under
+  // that estimate's peak. Off: --bandwidth-option reuse_freed_buffers=false.
+  template <typename Allocates, typename OwnBytes>
+  std::vector<BufferEvent> plan_reuse(const std::vector<NodeId>& order, const Flags& is_input,
+                                      const std::vector<NodeId>& root, const Flags& takes_over, const Flags& taken,
+                                      const Flags& item, const Allocates& allocates, const OwnBytes& own_bytes,
+                                      const Materialized& rules, const std::vector<uint64_t>& allocated,
+                                      const std::vector<uint64_t>& freed, const std::vector<int32_t>& allocated_at,
+                                      const std::vector<int32_t>& freed_at, const std::vector<int32_t>& last_use,
+                                      uint64_t live) const {
+    auto tensor = [&](NodeId id) { return g[id].value_kind == ValueKind::Tensor && g[id].dtype != 0; };
+    auto inductor_allocates = [&](NodeId id) {
+      const std::string_view p = g[id].packet;
+      return fused_op(id, rules) || p == "aten.mm" || p == "aten.bmm" || p == "aten.addmm" || p == "aten.baddbmm";
+    };
+    std::vector<BufferEvent> allocs, frees;
+    std::vector<uint64_t> estimate(allocated), dropped(freed);
+    for (size_t pos = 0; pos < order.size(); ++pos) {
+      const NodeId id = order[pos];
+      const auto at = static_cast<int32_t>(pos);
+      if (takes_over[id]) estimate[pos] += g[id].size_bytes;
+      if (taken[id]) dropped[static_cast<size_t>(last_use[id])] += own_bytes(id);
+      if (is_input[id] || !tensor(id)) continue;
+      if (allocated_at[pos] >= 0 && root[id] == id && allocates(id) && !takes_over[id] && !item[id] &&
+          inductor_allocates(id)) {
+        allocs.push_back({allocated_at[pos], at});
+      }
+      if (freed_at[pos] >= 0) frees.push_back({freed_at[pos], at});
+    }
+    for (size_t pos = 0; pos < order.size(); ++pos) {
+      live += estimate[pos];
+      estimate[pos] = live;
+      live -= dropped[pos];
+    }
+    std::vector<uint64_t>().swap(dropped);
+    return plan_buffer_reuse(g, order, std::move(allocs), std::move(frees), estimate);
   }
 
   void run(const std::vector<NodeId>& order, const Flags& is_input, const Flags& retained,
@@ -148,6 +229,7 @@ struct PassSimulation {
     // "gradients" live where the weights' gradients are 0.10 GB.
     Flags item(count, false);
     std::unordered_map<NodeId, uint64_t> items_bytes;  // per tuple with items
+    std::unordered_map<NodeId, NodeId> padded_by;      // a buffer padded in place: its pad
     auto owns_item = [&](NodeId id) {
       const Node& n = g[id];
       if (is_input[id] || n.packet != "operator.getitem" || n.positional_inputs.empty()) return false;
@@ -195,6 +277,21 @@ struct PassSimulation {
     for (size_t pos = 0; pos < order.size(); ++pos) {
       const NodeId id = order[pos];
       root[id] = is_alias(id, is_input) ? root[g[id].positional_inputs[0]] : id;
+      // Inductor pads a matmul's input in place (config.inplace_padding,
+      // estimate/inductor_padding.h): the pad is a view of a buffer the pass
+      // computes. As a copy it held a second logits-sized buffer beside the
+      // logits' gradient: bert_mlm's backward (bfloat16 [8192, 30528])
+      // writes the gradient into the saved logits and fills only the pad's
+      // six columns (the generated code on the H100), where the simulation
+      // held 0.50 GB more at its peak than was measured. Off:
+      // --bandwidth-option padded_buffers=false.
+      if (rules.padded_buffers && root[id] == id && !is_input[id] && !g[id].positional_inputs.empty()) {
+        const NodeId in = g[id].positional_inputs[0];
+        if (in_pass[in] && !is_input[in] && root[in] == in && holds(in) && pads_in_place(g, id)) {
+          root[id] = in;
+          padded_by.emplace(in, id);
+        }
+      }
       if (in_pass[id] && owns_item(id)) {
         root[id] = id;
         item[id] = true;
@@ -213,6 +310,18 @@ struct PassSimulation {
     Flags keep = retained;
     for (NodeId id : order) {
       if (retained[id] && root[id] != kNoNode) keep[root[id]] = true;
+    }
+    // Buffers with Inductor's padded layouts: what the pass computes and
+    // does not return (comprehensive padding, estimate/inductor_padding.h).
+    // A buffer takes over another in place only when their storage sizes
+    // match: bert_mlm's [8192, 30522] logits gradient is allocated 30528
+    // wide and takes over the padded logits (the generated code on the
+    // H100); compared unpadded it held a buffer of its own. Off:
+    // --bandwidth-option padded_buffers=false.
+    Flags padded;
+    if (rules.padded_buffers) {
+      padded.assign(static_cast<size_t>(count), false);
+      for (NodeId id : order) padded[id] = !is_input[id] && !keep[id];
     }
     // Inductor writes a fused kernel's output into a buffer that kernel reads
     // for the last time when both have the same size and dtype
@@ -233,7 +342,7 @@ struct PassSimulation {
     if (!stored.empty() && rules.write_in_place) {
       for (size_t pos = 0; pos < order.size(); ++pos) {
         const NodeId id = order[pos];
-        if (is_input[id] || root[id] != id || !allocates(id) || !ops.is_fusible_op(id)) continue;
+        if (is_input[id] || root[id] != id || !allocates(id) || !fused_op(id, rules)) continue;
         collect_reads(id);
         for (NodeId r : reads) {
           // Only a buffer that holds memory can change owner: without
@@ -241,7 +350,7 @@ struct PassSimulation {
           // registers, and taking one over freed bytes never allocated.
           const bool holds_memory = is_input[r] || holds(r);
           if (holds_memory && last_use[r] == static_cast<int32_t>(pos) && !keep[r] && !taken[r] &&
-              !items_bytes.count(r) && same_buffer(r, id) &&
+              !items_bytes.count(r) && same_buffer(r, id, padded, padded_by) &&
               reads_directly(id, r, root, in_pass, is_input, stored, realized)) {
             taken[r] = takes_over[id] = true;
             if (trace) taken_at.emplace_back(r, pos);
@@ -261,8 +370,9 @@ struct PassSimulation {
     // a vector of freed ids per position cost 10^6 small vectors, ~40 MB at
     // the report's peak on 10^6 nodes).
     std::vector<uint64_t> freed(order.size(), 0);
-    std::vector<int32_t> freed_at;  // per position, when traced: where its bytes go (-1: not in the pass)
-    if (trace) freed_at.assign(order.size(), -1);
+    // Per position, when traced or reusing buffers: where its bytes go (-1: not in the pass).
+    std::vector<int32_t> freed_at;
+    if (trace || rules.reuse_freed_buffers) freed_at.assign(order.size(), -1);
     for (size_t produced = 0; produced < order.size(); ++produced) {
       const NodeId id = order[produced];
       if (root[id] != id || keep[id] || taken[id] || (!is_input[id] && !holds(id))) continue;
@@ -271,12 +381,35 @@ struct PassSimulation {
       // its position, not by a search of the order: quadratic in unread values).
       const size_t where = at >= 0 ? static_cast<size_t>(at) : produced;
       freed[where] += own_bytes(id);
-      if (trace) freed_at[produced] = static_cast<int32_t>(where);
+      if (!freed_at.empty()) freed_at[produced] = static_cast<int32_t>(where);
     }
     std::vector<int32_t> allocated_at;
-    if (trace) allocated_at.assign(order.size(), -1);
-    const std::vector<uint64_t> allocated = allocations(order, is_input, root, takes_over, kernel, recomputed,
-                                                        allocates, item, trace ? &allocated_at : nullptr);
+    if (!freed_at.empty()) allocated_at.assign(order.size(), -1);
+    // A functional scatter's copy of its destination joins the copies of
+    // that buffer fused with it (estimate/scatter_copies.h). moe_top2's
+    // backward scatters each of its four MoE blocks' gradients into a copy
+    // of one saved zero buffer (index_put): the first block's backward
+    // allocates three of the four 84 MB copies at once, the fourth being 83
+    // buffers after the first (the measured peak's blocks, three
+    // allocations on consecutive lines of the generated backward on the
+    // H100), 0.17 GB the simulation had allocated later. Off:
+    // --bandwidth-option fuse_scatter_copies=false.
+    const std::vector<uint64_t> allocated =
+        allocations(order, is_input, root, takes_over, kernel, recomputed, allocates, item,
+                    rules.fuse_scatter_copies ? scatter_copy_positions(g, order, is_input, root, stored, item)
+                                              : std::vector<int32_t>{},
+                    allocated_at.empty() ? nullptr : &allocated_at);
+    // A freed buffer that a later allocation takes is freed just before it.
+    std::vector<BufferEvent> reused;
+    if (rules.reuse_freed_buffers) {
+      reused = plan_reuse(order, is_input, root, takes_over, taken, item, allocates, own_bytes, rules, allocated, freed,
+                          allocated_at, freed_at, last_use, live);
+      for (const BufferEvent& r : reused) {
+        const uint64_t bytes = own_bytes(order[static_cast<size_t>(r.buffer)]);
+        freed[static_cast<size_t>(freed_at[static_cast<size_t>(r.buffer)])] -= bytes;
+        freed[static_cast<size_t>(r.at) - 1] += bytes;
+      }
+    }
     for (size_t pos = 0; pos < order.size(); ++pos) {
       const NodeId id = order[pos];
       live += allocated[pos];
@@ -287,49 +420,12 @@ struct PassSimulation {
       }
       live -= freed[pos];
     }
-    if (trace) trace_lifetimes(order, is_input, takes_over, allocated_at, freed_at, taken_at, own_bytes, *trace);
+    if (trace) {
+      std::vector<uint64_t> bytes(order.size());
+      for (size_t pos = 0; pos < order.size(); ++pos) bytes[pos] = own_bytes(order[pos]);
+      trace_lifetimes(g, order, is_input, takes_over, allocated_at, freed_at, taken_at, reused, bytes, *trace);
+    }
     if (trace) trace->root = std::move(root);
-  }
-
-  // The pass's lifetimes from where each value's bytes join and leave the
-  // total: a value allocates at allocated_at and is freed after freed_at; a
-  // buffer taken over by a fused output is its old owner's until the step
-  // before that output's, then the output's.
-  template <typename OwnBytes>
-  void trace_lifetimes(const std::vector<NodeId>& order, const Flags& is_input, const Flags& takes_over,
-                       const std::vector<int32_t>& allocated_at, const std::vector<int32_t>& freed_at,
-                       const std::vector<std::pair<NodeId, size_t>>& taken_at, const OwnBytes& own_bytes,
-                       PassTrace& trace) const {
-    std::vector<int32_t> position(static_cast<size_t>(g.size()), -1);
-    for (size_t pos = 0; pos < order.size(); ++pos) position[order[pos]] = static_cast<int32_t>(pos);
-    std::vector<int32_t> last(order.size(), ValueLifetime::kStillLive);
-    std::vector<NodeId> reader(order.size(), kNoNode);
-    for (size_t pos = 0; pos < order.size(); ++pos) {
-      if (freed_at[pos] < 0) continue;
-      last[pos] = freed_at[pos];
-      if (freed_at[pos] != static_cast<int32_t>(pos)) reader[pos] = order[static_cast<size_t>(freed_at[pos])];
-    }
-    for (const auto& [r, pos] : taken_at) {
-      const auto at = static_cast<size_t>(position[r]);
-      last[at] = static_cast<int32_t>(pos) - 1;
-      reader[at] = order[pos];
-    }
-    for (size_t pos = 0; pos < order.size(); ++pos) {
-      const NodeId id = order[pos];
-      ValueLifetime v;
-      v.node = id;
-      v.bytes = own_bytes(id);
-      v.last = last[pos];
-      v.reader = reader[pos];
-      if (is_input[id]) {
-        if (v.last != ValueLifetime::kStillLive) trace.input_ends.push_back(v);
-        continue;
-      }
-      if (allocated_at[pos] >= 0) v.first = allocated_at[pos];
-      else if (takes_over[id]) v.first = static_cast<int32_t>(pos);
-      else continue;
-      trace.allocated.push_back(v);
-    }
   }
 };
 
@@ -357,6 +453,7 @@ ForwardPeak simulate_forward_peak(const Graph& g, const Classification& c, const
   }
   for (NodeId id : e.fw_saved_outputs()) fw_retained[id] = true;
   for (NodeId id : c.inputs) fw_retained[id] = true;
+  if (materialized.matmul_at_add) run_matmuls_at_their_adds(g, node_ops, fw_retained, fw_order);
   f.live_after = f.input_bytes;
   f.peak_bytes = f.live_after;
   f.peak_at = fw_order.empty() ? "" : std::string(g[fw_order.front()].name);
@@ -397,6 +494,7 @@ PeakMemory simulate_backward_peak(const Graph& g, const Classification& c, const
     if (id != kNoNode) bw_retained[id] = true;
   }
   for (NodeId id : c.inputs) bw_retained[id] = true;
+  if (rules.matmul_at_add) run_matmuls_at_their_adds(g, node_ops, bw_retained, bw_order);
   uint64_t live = forward.live_after;
   for (NodeId id : e.grad_inputs) {
     if (g[id].input_kind == InputKind::Tangent) live += g[id].size_bytes;

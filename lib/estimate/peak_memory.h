@@ -61,6 +61,21 @@ struct Materialized {
   // kernel's outputs before launching it (peak_memory.cpp says why). Empty:
   // each value at its own node.
   std::vector<int32_t> backward_kernel;
+  // Three rules of Inductor's code generation (each with its reason in
+  // peak_memory.cpp; BandwidthOptions' keys of the same names turn them off;
+  // false here, on in the report): a matmul whose only reader is an add runs
+  // at that add (estimate/matmul_at_add.h); buffers have Inductor's padded
+  // layouts, and a pad into that padding is a view (estimate/inductor_padding.h);
+  // a freed buffer waits for the next allocation of its size and dtype.
+  bool matmul_at_add = false;
+  bool padded_buffers = false;
+  bool reuse_freed_buffers = false;
+  // An op tagged pointwise is a fused op even outside PyTorch's fusible set
+  // (BandwidthOptions::pointwise_tag_fuses): it may write in place.
+  bool pointwise_tag_fuses = false;
+  // A functional scatter's copy of its destination fuses with other copies
+  // of that buffer close by, allocated together (peak_memory.cpp says why).
+  bool fuse_scatter_copies = false;
 };
 
 // `timeline`, when given, also receives the memory over time

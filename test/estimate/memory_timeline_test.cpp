@@ -163,3 +163,60 @@ TEST_CASE("on the corpus the live set and the timeline agree with memory.peak_by
     CHECK(g[t.steps[t.peak_step]].name == traffic.memory.peak_at);
   }
 }
+
+TEST_CASE("a freed buffer held for the next one of its size shows as held for reuse") {
+  // Forward: e (64 B) dies at s0, then a (16 B) at s1, then d (bfloat16,
+  // 8 B) at s2; t, of a's size and dtype, takes a's buffer. Inductor's
+  // estimate peaks at e (84 B); holding a over d's steps stays below it.
+  const std::string f4 = R"(val { tensor { shape: [4] stride: [1] dtype: "float32" device: "cpu" } })";
+  const std::string f16 = R"(val { tensor { shape: [16] stride: [1] dtype: "float32" device: "cpu" } })";
+  const std::string scalar = R"(val { tensor { dtype: "float32" device: "cpu" } })";
+  const Settings s;
+  const PrepareResult p = prepare(test::graph_from_text(R"(
+num_fwd_outputs: 1
+nodes { name: "x" op: "placeholder" target: "x" )" + f4 + R"( }
+nodes { name: "e" op: "call_function" target: "aten.exp.default" args { node: "x" } )" + f16 + R"( op_tags: "pointwise" }
+nodes { name: "s0" op: "call_function" target: "aten.sum.default" args { node: "e" } )" + scalar + R"( op_tags: "reduction" }
+nodes { name: "a" op: "call_function" target: "aten.relu.default" args { node: "x" } )" + f4 + R"( op_tags: "pointwise" }
+nodes { name: "s1" op: "call_function" target: "aten.sum.default" args { node: "a" } )" + scalar + R"( op_tags: "reduction" }
+nodes { name: "d" op: "call_function" target: "prims.convert_element_type.default" args { node: "x" } args { dtype: "bfloat16" }
+        val { tensor { shape: [4] stride: [1] dtype: "bfloat16" device: "cpu" } } op_tags: "pointwise" }
+nodes { name: "s2" op: "call_function" target: "aten.sum.default" args { node: "d" } )" + scalar + R"( op_tags: "reduction" }
+nodes { name: "t" op: "call_function" target: "aten.neg.default" args { node: "x" } )" + f4 + R"( op_tags: "pointwise" }
+nodes { name: "s3" op: "call_function" target: "aten.sum.default" args { node: "t" } )" + scalar + R"( op_tags: "reduction" }
+nodes { name: "u" op: "call_function" target: "aten.add.Tensor" args { node: "s0" } args { node: "s1" } )" + scalar +
+                                                           R"( op_tags: "pointwise" }
+nodes { name: "v" op: "call_function" target: "aten.add.Tensor" args { node: "s2" } args { node: "s3" } )" + scalar +
+                                                           R"( op_tags: "pointwise" }
+nodes { name: "loss" op: "call_function" target: "aten.add.Tensor" args { node: "u" } args { node: "v" } )" + scalar +
+                                                           R"( op_tags: "pointwise" }
+nodes { name: "output" op: "output" target: "output" args { list { items { node: "loss" } } } }
+)"),
+                                  s);
+  const Graph& g = p.graph;
+  const PartitionResult r = partition_graph(g, s);
+  Materialized m{Flags(static_cast<size_t>(g.size()), true), Flags(static_cast<size_t>(g.size()), true)};
+  m.write_in_place = false;
+  m.reuse_freed_buffers = true;
+  MemoryTimeline t;
+  const PeakMemory peak = simulate_peak_memory(g, r.classification, r.extraction, s.op_classes, m, &t);
+  size_t at_d = t.steps.size();
+  for (size_t step = 0; step < t.backward_from; ++step) {
+    if (g[t.steps[step]].name == "d") at_d = step;
+  }
+  REQUIRE(at_d < t.backward_from);
+  const std::vector<LiveValue> live = live_at(g, t, at_d);
+  const LiveValue* a = find_live(g, live, "a");
+  REQUIRE(a);
+  CHECK(a->reason == LiveReason::HeldForReuse);
+  CHECK(g[a->reader].name == "t");
+  CHECK(live_reason_code(a->reason) == "held_for_reuse");
+  CHECK(live_reason_text(a->reason, "t") == "freed, held for the next buffer of its size and dtype, which t takes");
+  CHECK(sum_bytes(live) == total_bytes(bytes_by_step(t)[at_d]));
+  CHECK(highest_step(g, t) == peak.peak_bytes);
+  // Without the rule a is freed where it dies.
+  m.reuse_freed_buffers = false;
+  MemoryTimeline without;
+  simulate_peak_memory(g, r.classification, r.extraction, s.op_classes, m, &without);
+  CHECK_FALSE(find_live(g, live_at(g, without, at_d), "a"));
+}

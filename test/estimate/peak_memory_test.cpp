@@ -16,6 +16,23 @@ namespace {
 // The shared chain (estimate/chain_graph.h).
 const char* kChain = test::kChainGraph;
 
+// `text` prepared and partitioned with aten.exp out of the recomputable
+// set, so that the forward saves the exp's value `saved`, and only it.
+struct ExpSaved {
+  Settings settings;
+  PrepareResult prepared;
+  PartitionResult result;
+};
+ExpSaved partition_saving_exp(const std::string& text, const std::string& saved) {
+  ExpSaved out;
+  out.settings.set("recomputable_ops.remove", "aten.exp");
+  out.prepared = prepare(test::graph_from_text(text), out.settings);
+  out.result = partition_graph(out.prepared.graph, out.settings);
+  REQUIRE(out.result.extraction.fw_saved_outputs().size() == 1);
+  REQUIRE(out.prepared.graph[out.result.extraction.fw_saved_outputs()[0]].name == saved);
+  return out;
+}
+
 }  // namespace
 
 TEST_CASE("peak memory follows liveness through the forward and the backward") {
@@ -169,13 +186,10 @@ nodes { name: "output" op: "output" target: "output" args { list { items { node:
 // `u_realized`: u is a buffer of w's kernel (FusionGroups::realized).
 PeakMemory fused_backward_peak(const std::string& w_target, const std::string& w_dtype, bool sources_live = true,
                                bool in_place = true, bool u_realized = false) {
-  Settings s;
-  s.set("recomputable_ops.remove", "aten.exp");
-  const PrepareResult p = prepare(test::graph_from_text(saved_then_fused(w_target, w_dtype)), s);
-  const Graph& g = p.graph;
-  const PartitionResult r = partition_graph(g, s);
-  REQUIRE(r.extraction.fw_saved_outputs().size() == 1);
-  REQUIRE(g[r.extraction.fw_saved_outputs()[0]].name == "e");
+  const ExpSaved p = partition_saving_exp(saved_then_fused(w_target, w_dtype), "e");
+  const Graph& g = p.prepared.graph;
+  const PartitionResult& r = p.result;
+  const Settings& s = p.settings;
   Materialized m{pt::Flags(static_cast<size_t>(g.size()), true),
                  pt::Flags(static_cast<size_t>(g.size()), true)};
   for (NodeId id = 0; id < g.size(); ++id) {
@@ -264,13 +278,10 @@ BandwidthOptions realizing_large_expressions() {
 // The backward peak as the report computes it: the bandwidth model's
 // kernels decide what is stored and realized.
 PeakMemory chain_backward_peak(int links, const BandwidthOptions& o = realizing_large_expressions()) {
-  Settings s;
-  s.set("recomputable_ops.remove", "aten.exp");
-  const PrepareResult p = prepare(test::graph_from_text(saved_then_long_chain(links)), s);
-  const Graph& g = p.graph;
-  const PartitionResult r = partition_graph(g, s);
-  REQUIRE(r.extraction.fw_saved_outputs().size() == 1);
-  REQUIRE(g[r.extraction.fw_saved_outputs()[0]].name == "e");
+  const ExpSaved p = partition_saving_exp(saved_then_long_chain(links), "e");
+  const Graph& g = p.prepared.graph;
+  const PartitionResult& r = p.result;
+  const Settings& s = p.settings;
   const Device device{"test", 1e12, 1e15, 1e15};
   return fused_peak_memory(g, r, s.op_classes, estimate_bandwidth(g, r, s.op_classes, device, o), o);
 }
@@ -349,4 +360,89 @@ TEST_CASE("each gradient of a convolution_backward is freed on its own: a return
   uint64_t at_peak = 0;
   for (const LiveValue& v : live_at_peak(g, t)) at_peak += v.bytes;
   CHECK(at_peak == m.peak_bytes);
+}
+
+namespace {
+
+// A softmax backward as PyTorch decomposes it, on [4, 4] float32: the saved
+// p = exp(x) (exp taken out of the recomputable set), m = p * tangents_1,
+// s = sum(m, 1), grad = fma(-p, s, m). prims.fma is tagged pointwise but
+// in no class of PyTorch's partitioner.
+PeakMemory softmax_backward_peak(const BandwidthOptions& o, std::vector<bool>* stored = nullptr) {
+  const std::string t44 = R"(val { tensor { shape: [4, 4] stride: [4, 1] dtype: "float32" device: "cpu" } })";
+  const std::string text = R"(
+num_fwd_outputs: 1
+nodes { name: "x" op: "placeholder" target: "x" )" + t44 + R"( }
+nodes { name: "tangents_1" op: "placeholder" target: "tangents_1" val { tensor { dtype: "float32" device: "cpu" } } }
+nodes { name: "p" op: "call_function" target: "aten.exp.default" args { node: "x" } )" + t44 + R"( op_tags: "pointwise" }
+nodes { name: "loss" op: "call_function" target: "aten.sum.default" args { node: "p" }
+        val { tensor { dtype: "float32" device: "cpu" } } op_tags: "reduction" }
+nodes { name: "m" op: "call_function" target: "aten.mul.Tensor" args { node: "p" } args { node: "tangents_1" } )" +
+                           t44 + R"( op_tags: "pointwise" }
+nodes { name: "s" op: "call_function" target: "aten.sum.dim_IntList" args { node: "m" } args { list { items { int: 1 } } }
+        args { bool: true } val { tensor { shape: [4, 1] stride: [1, 1] dtype: "float32" device: "cpu" } }
+        op_tags: "reduction" }
+nodes { name: "n" op: "call_function" target: "aten.neg.default" args { node: "p" } )" + t44 + R"( op_tags: "pointwise" }
+nodes { name: "f" op: "call_function" target: "prims.fma.default" args { node: "n" } args { node: "s" } args { node: "m" } )" +
+                           t44 + R"( op_tags: "pointwise" }
+nodes { name: "output" op: "output" target: "output" args { list { items { node: "loss" } items { node: "f" } } } }
+)";
+  const ExpSaved p = partition_saving_exp(text, "p");
+  const Graph& g = p.prepared.graph;
+  const PartitionResult& r = p.result;
+  const Settings& s = p.settings;
+  const Device device{"test", 1e12, 1e15, 1e15};
+  const BandwidthEstimate bw = estimate_bandwidth(g, r, s.op_classes, device, o);
+  if (stored) {
+    stored->clear();
+    for (const char* name : {"m", "n", "f"}) stored->push_back(bw.backward.stored[g.find(name)]);
+  }
+  return fused_peak_memory(g, r, s.op_classes, bw, o);
+}
+
+}  // namespace
+
+TEST_CASE("an op tagged pointwise outside PyTorch's fusible set is fused: the softmax backward's fma") {
+  // Backward start: x (64), p (64, saved), loss and tangents_1 (4 each) =
+  // 136. fma joins the kernel of neg, which computes m again from p: only
+  // s (16) and the gradient are stored, and the gradient takes p's memory.
+  std::vector<bool> stored;
+  const PeakMemory fused = softmax_backward_peak({}, &stored);
+  CHECK(stored == std::vector<bool>{false, false, true});
+  CHECK(fused.backward_peak_bytes == 152);
+  // pointwise_tag_fuses off: fma is a kernel of its own, which loads m and
+  // n (64 each) from memory, and its output has a buffer of its own.
+  BandwidthOptions off;
+  off.pointwise_tag_fuses = false;
+  const PeakMemory own_kernel = softmax_backward_peak(off, &stored);
+  CHECK(stored == std::vector<bool>{true, true, true});
+  CHECK(own_kernel.backward_peak_bytes > fused.backward_peak_bytes);
+}
+
+TEST_CASE("a matmul's pad into its input's row padding is a view: GPT-2's padded loss gradient") {
+  // gpt2_124m pads the bfloat16 loss gradient [8, 1024, 50257] -> 50264
+  // columns for its matmul; rows of 50257 are allocated 50304 wide, so
+  // Inductor fills the pad's 7 columns in place.
+  const auto loaded = load_graph_file(std::string(PT_TEST_DIR) + "/corpus/gpt2_124m.pb", Format::Binary);
+  const Settings s;
+  const Partitioned p = partition_joint(loaded.graph, s);
+  const Graph& g = p.prepared.graph;
+  auto live_at_matmul = [&](const BandwidthOptions& o) {
+    MemoryTimeline t;
+    estimate_bandwidth_and_peak(g, p.result, s.op_classes, parse_device("h100"), o, PassDetail::Totals, &t);
+    std::vector<std::string> names;
+    for (size_t step = t.backward_from; step < t.steps.size(); ++step) {
+      if (g[t.steps[step]].name != "mm_default") continue;
+      for (const LiveValue& v : live_at(g, t, step)) {
+        const std::string name(g[v.node].name);
+        if (name == "constant_pad_nd_default" || name == "convert_element_type_225") names.push_back(name);
+      }
+    }
+    return names;
+  };
+  CHECK(live_at_matmul({}) == std::vector<std::string>{"convert_element_type_225"});
+  // padded_buffers off: the pad is a copy, and the fused gradient lives in it.
+  BandwidthOptions off;
+  off.padded_buffers = false;
+  CHECK(live_at_matmul(off) == std::vector<std::string>{"constant_pad_nd_default"});
 }
