@@ -75,8 +75,10 @@ void add_exact_candidates(const Graph& prepared, const PartitionResult& lent, co
                         std::to_string(kExactMaxNodes);
     return;
   }
-  const PlanCandidate& def = out.all.front();
-  if (!def.error.empty()) {
+  // Read before the ladder adds candidates (a reference into out.all would
+  // not survive them).
+  const uint64_t default_peak = out.all.front().peak_bytes;
+  if (!out.all.front().error.empty()) {
     out.exact_skipped = "the default plan has no finite cut";
     return;
   }
@@ -90,7 +92,7 @@ void add_exact_candidates(const Graph& prepared, const PartitionResult& lent, co
     const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     budgeted.memory_limit_ilp_time_limit = base.memory_limit_ilp_time_limit - spent;
     if (budgeted.memory_limit_ilp_time_limit < 0.01) break;
-    const auto limit = static_cast<uint64_t>(static_cast<double>(def.peak_bytes) * *it);
+    const auto limit = static_cast<uint64_t>(static_cast<double>(default_peak) * *it);
     ExactCandidate c = exact_candidate(prepared, lent, budgeted, *out.linear, limit, device, o);
     if (!c.solution.has_answer()) break;
     if (!c.plan.error.empty()) continue;
