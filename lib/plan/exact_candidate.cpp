@@ -28,23 +28,22 @@ void items_not_tuples(const Graph& g, std::vector<NodeId>& saved) {
   saved.erase(std::unique(saved.begin(), saved.end()), saved.end());
 }
 
-// The ILP's saved set, extracted; values the extraction recomputes but may
-// not be recomputed join the saved set until none is left.
-PartitionResult extract_answer(const Graph& g, const PartitionResult& lent, const Flags& recomputable,
+// The ILP's saved set, extracted; values the extraction runs in the
+// backward but may not (plan/recomputable_values.h's runnable_in_backward)
+// join the saved set until none is left.
+PartitionResult extract_answer(const Graph& g, const PartitionResult& lent, const Flags& runnable,
                                std::vector<NodeId> saved) {
   items_not_tuples(g, saved);
   for (;;) {
     PartitionResult r = partition_with_saved(g, lent, saved);
     std::vector<NodeId> banned;
     for (NodeId id : r.extraction.recomputed) {
-      if (!recomputable[id]) banned.push_back(id);
+      if (!runnable[id]) banned.push_back(id);
     }
     if (banned.empty()) return r;
     const size_t before = saved.size();
     saved.insert(saved.end(), banned.begin(), banned.end());
     items_not_tuples(g, saved);
-    // Saving every item did not stop the extraction from recomputing the
-    // tuple (llama_gqa's seeded attention): no exact plan from this answer.
     if (saved.size() == before) {
       throw InfeasibleError("exact plan: the extraction recomputes a value that may not be recomputed");
     }
@@ -56,7 +55,7 @@ PartitionResult extract_answer(const Graph& g, const PartitionResult& lent, cons
 ExactCandidate exact_candidate(const Graph& prepared, const PartitionResult& lent, const Settings& s,
                                const LinearPlanModel& m, uint64_t limit, const Device& device,
                                const BandwidthOptions& o) {
-  const Flags recomputable = recomputable_values(prepared, lent, s);
+  const Flags runnable = runnable_in_backward(recomputable_values(prepared, lent, s), lent);
   ExactCandidate out;
   out.plan.family = PlanFamily::Exact;
   uint64_t target = limit;
@@ -69,7 +68,7 @@ ExactCandidate exact_candidate(const Graph& prepared, const PartitionResult& len
     }
     PlanCandidate c = out.plan;
     try {
-      const PartitionResult r = extract_answer(prepared, lent, recomputable, out.solution.saved);
+      const PartitionResult r = extract_answer(prepared, lent, runnable, out.solution.saved);
       c.saved = r.extraction.fw_saved_outputs();
       c.moves = static_cast<int>(r.extraction.recomputed.size());
       predict_plan(prepared, r, s, device, o, c);
