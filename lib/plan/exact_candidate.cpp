@@ -1,16 +1,20 @@
 #include "plan/exact_candidate.h"
 
 #include <algorithm>
+#include <chrono>
 
 #include "graph/errors.h"
 #include "graph/human_units.h"
 #include "plan/recomputable_values.h"
+#include "plan/peak_rows.h"
 
 namespace pt {
 
 namespace {
 
-constexpr int kTries = 2;
+// A solve gets at least this long: GLPK's limit is in milliseconds, and a
+// solve cut off before its first answer would end the ladder.
+constexpr double kLeastSolveSeconds = 0.01;
 
 // `saved` with each tuple replaced by its getitems, sorted and unique: a
 // tuple cannot be saved whole (the forward outputs its items).
@@ -53,25 +57,29 @@ PartitionResult extract_answer(const Graph& g, const PartitionResult& lent, cons
 }  // namespace
 
 ExactCandidate exact_candidate(const Graph& prepared, const PartitionResult& lent, const Settings& s,
-                               const LinearPlanModel& m, uint64_t limit, const Device& device,
+                               LinearPlanModel& m, uint64_t limit, const ExactSearch& search, const Device& device,
                                const BandwidthOptions& o) {
+  const auto start = std::chrono::steady_clock::now();
   const Flags runnable = runnable_in_backward(recomputable_values(prepared, lent, s), lent);
   ExactCandidate out;
   out.plan.family = PlanFamily::Exact;
-  uint64_t target = limit;
-  for (int attempt = 0; attempt < kTries; ++attempt) {
-    out.solution = solve_exact(m, target, s.memory_limit_ilp_time_limit);
+  for (int round = 0; round < kExactRounds; ++round) {
+    const double left = search.seconds - std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (round > 0 && left < kLeastSolveSeconds) break;
+    out.solution = solve_exact(m, limit, std::max(left, kLeastSolveSeconds), search.relative_gap);
+    ++out.solves;
     out.plan.origin = "ILP at " + human_bytes(limit) + ", " + exact_status_name(out.solution.status);
     if (!out.solution.has_answer()) {
       out.plan.error = "exact plan: " + std::string(exact_status_name(out.solution.status));
       return out;
     }
     PlanCandidate c = out.plan;
+    MemoryTimeline timeline;
     try {
       const PartitionResult r = extract_answer(prepared, lent, runnable, out.solution.saved);
       c.saved = r.extraction.fw_saved_outputs();
       c.moves = static_cast<int>(r.extraction.recomputed.size());
-      predict_plan(prepared, r, s, device, o, c);
+      predict_plan(prepared, r, s, device, o, c, &timeline);
     } catch (const InfeasibleError& e) {
       c.error = e.what();
       out.plan = c;
@@ -79,8 +87,9 @@ ExactCandidate exact_candidate(const Graph& prepared, const PartitionResult& len
     }
     out.plan = c;
     if (c.peak_bytes <= limit) break;
-    target = static_cast<uint64_t>(static_cast<double>(target) * static_cast<double>(limit) /
-                                   static_cast<double>(c.peak_bytes));
+    m.steps.push_back(simulated_row(prepared, m, timeline, timeline.peak_step, out.solution.choice));
+    ++m.learned_rows;
+    ++out.rows_learned;
   }
   return out;
 }
