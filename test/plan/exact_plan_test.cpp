@@ -5,12 +5,14 @@
 // and the best knob on small corpus graphs (printed).
 #include <doctest/doctest.h>
 
+#include <chrono>
 #include <cstdio>
 #include <limits>
 #include <string>
 
 #include "graph/errors.h"
 #include "graph/graph_io.h"
+#include "graph/human_units.h"
 #include "pipeline/pipeline.h"
 #include "partition/partitioner.h"
 #include "plan/exact_candidate.h"
@@ -327,5 +329,51 @@ TEST_CASE("exact plan gap on small corpus graphs") {
     }
     std::printf("| %s | planner | %.2f s in all, %.2f s exact (%zu exact plans) | | | | |\n", name, candidates.seconds,
                 candidates.exact_seconds, candidates.exact_count);
+  }
+}
+
+// docs/design.md's table of the planner on the graphs it is measured on
+// (thousands of nodes: seconds each, minutes under the sanitizers), so
+// skipped unless asked for: test_plan_exact_plan --no-skip -tc="*measured*".
+TEST_CASE("memory-limit planner on the measured graphs" * doctest::skip()) {
+  const Device device = parse_device("h100");
+  std::printf("| graph | limit | exact plan at the limit: peak, step | chosen | step | best knob | proven | planner |\n");
+  std::printf("|---|---:|---|---|---:|---:|---|---:|\n");
+  for (const char* path : {"corpus/gpt2_124m.pb", "corpus/scale/gpt2_l24.pb", "corpus/sac_mlp.pb", "corpus/mlp_dynamic.pb",
+                           "plan/graphs/llama_gqa.pb"}) {
+    const Settings s;
+    const LoadedGraph loaded = load_graph_file(std::string(PT_TEST_DIR) + "/" + path, Format::Binary);
+    const PrepareResult p = prepare(loaded.graph, s);
+    const auto start = std::chrono::steady_clock::now();
+    const PlanCandidates candidates = plan_candidates(p.graph, s, device, {});
+    const double candidates_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const uint64_t peak = candidates.all.front().peak_bytes;
+    for (int percent : {60, 70, 80, 90}) {
+      const uint64_t limit = peak * static_cast<uint64_t>(percent) / 100;
+      // The ladder's rung at this limit (plan/memory_limit_plan.h).
+      const std::string rung = "ILP at " + human_bytes(static_cast<uint64_t>(static_cast<double>(peak) * percent / 100)) + ",";
+      std::string exact = "none";
+      for (const PlanCandidate& c : candidates.all) {
+        if (c.family != PlanFamily::Exact || c.origin.rfind(rung, 0) != 0) continue;
+        exact = std::string(c.fits(limit) ? "fits" : "over") + ", " + std::to_string(100.0 * static_cast<double>(c.peak_bytes) / static_cast<double>(peak)).substr(0, 4) +
+                "%, " + std::to_string(c.step_seconds * 1e3).substr(0, 6) + " ms";
+      }
+      std::string chosen = "none fits", step = "", knob = "", proven = "";
+      double certify_seconds = 0;
+      try {
+        MemoryPlan plan = choose_plan(candidates, limit);
+        const auto at = std::chrono::steady_clock::now();
+        certify_plan(plan, candidates, p.graph, s, device, {});
+        certify_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - at).count();
+        chosen = family_name(plan.chosen.family);
+        step = std::to_string(plan.chosen.step_seconds * 1e3).substr(0, 6) + " ms";
+        knob = plan.best_knob ? std::to_string(plan.best_knob->step_seconds * 1e3).substr(0, 6) + " ms" : "none fits";
+        proven = plan.proven_optimal ? "yes" : "no";
+      } catch (const InfeasibleError&) {
+      }
+      std::printf("| %s | %d%% | %s | %s | %s | %s | %s | %.2f s |\n", loaded.graph.header->name().c_str(), percent,
+                  exact.c_str(), chosen.c_str(), step.c_str(), knob.c_str(), proven.c_str(),
+                  candidates_seconds + certify_seconds);
+    }
   }
 }
