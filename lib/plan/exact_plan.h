@@ -7,8 +7,8 @@
 //     recomputed (graph inputs are always there): r_v <= s_u + r_u;
 //   - r_v = 0 where v may not be recomputed (plan/recomputable_values.h),
 //     s_v = 0 where it may not be saved (plan/linear_plan_model.h);
-//   - at each step that can be a peak: baseline + the bytes saved or
-//     recomputed alive there <= the limit;
+//   - each peak row (plan/peak_rows.h): baseline + the bytes saved or
+//     recomputed alive at its step <= the limit;
 // minimizing the model's added seconds. Optimal means optimal under that
 // linear model only; the planner predicts the answer with the full model.
 #pragma once
