@@ -20,6 +20,7 @@ int milliseconds(double seconds) {
 TimedGlpkMip::SolveExitStatus TimedGlpkMip::_solve() {
   glp_prob* p = lpx();
   timed_out_ = false;
+  stopped_at_gap_ = false;
   glp_smcp simplex;
   glp_init_smcp(&simplex);
   simplex.msg_lev = GLP_MSG_OFF;
@@ -33,8 +34,13 @@ TimedGlpkMip::SolveExitStatus TimedGlpkMip::_solve() {
   glp_init_iocp(&search);
   search.msg_lev = GLP_MSG_OFF;
   search.tm_lim = milliseconds(seconds_);
+  search.presolve = search_.presolve ? GLP_ON : GLP_OFF;
+  search.mip_gap = search_.relative_gap;
   const int code = glp_intopt(p, &search);
   if (code == GLP_ETMLIM) timed_out_ = true;
+  if (code == GLP_EMIPGAP) stopped_at_gap_ = true;
+  // The presolver's proof that no integer answer exists.
+  if (code == GLP_ENOPFS) return SOLVED;
   return code == 0 ? SOLVED : UNSOLVED;
 }
 

@@ -1,16 +1,20 @@
 #include "plan/exact_candidate.h"
 
 #include <algorithm>
+#include <chrono>
 
 #include "graph/errors.h"
 #include "graph/human_units.h"
 #include "plan/recomputable_values.h"
+#include "plan/peak_rows.h"
 
 namespace pt {
 
 namespace {
 
-constexpr int kTries = 2;
+// A solve gets at least this long: GLPK's limit is in milliseconds, and a
+// solve cut off before its first answer would end the ladder.
+constexpr double kLeastSolveSeconds = 0.01;
 
 // `saved` with each tuple replaced by its getitems, sorted and unique: a
 // tuple cannot be saved whole (the forward outputs its items).
@@ -28,23 +32,22 @@ void items_not_tuples(const Graph& g, std::vector<NodeId>& saved) {
   saved.erase(std::unique(saved.begin(), saved.end()), saved.end());
 }
 
-// The ILP's saved set, extracted; values the extraction recomputes but may
-// not be recomputed join the saved set until none is left.
-PartitionResult extract_answer(const Graph& g, const PartitionResult& lent, const Flags& recomputable,
+// The ILP's saved set, extracted; values the extraction runs in the
+// backward but may not (plan/recomputable_values.h's runnable_in_backward)
+// join the saved set until none is left.
+PartitionResult extract_answer(const Graph& g, const PartitionResult& lent, const Flags& runnable,
                                std::vector<NodeId> saved) {
   items_not_tuples(g, saved);
   for (;;) {
     PartitionResult r = partition_with_saved(g, lent, saved);
     std::vector<NodeId> banned;
     for (NodeId id : r.extraction.recomputed) {
-      if (!recomputable[id]) banned.push_back(id);
+      if (!runnable[id]) banned.push_back(id);
     }
     if (banned.empty()) return r;
     const size_t before = saved.size();
     saved.insert(saved.end(), banned.begin(), banned.end());
     items_not_tuples(g, saved);
-    // Saving every item did not stop the extraction from recomputing the
-    // tuple (llama_gqa's seeded attention): no exact plan from this answer.
     if (saved.size() == before) {
       throw InfeasibleError("exact plan: the extraction recomputes a value that may not be recomputed");
     }
@@ -54,25 +57,29 @@ PartitionResult extract_answer(const Graph& g, const PartitionResult& lent, cons
 }  // namespace
 
 ExactCandidate exact_candidate(const Graph& prepared, const PartitionResult& lent, const Settings& s,
-                               const LinearPlanModel& m, uint64_t limit, const Device& device,
+                               LinearPlanModel& m, uint64_t limit, const ExactSearch& search, const Device& device,
                                const BandwidthOptions& o) {
-  const Flags recomputable = recomputable_values(prepared, lent, s);
+  const auto start = std::chrono::steady_clock::now();
+  const Flags runnable = runnable_in_backward(recomputable_values(prepared, lent, s), lent);
   ExactCandidate out;
   out.plan.family = PlanFamily::Exact;
-  uint64_t target = limit;
-  for (int attempt = 0; attempt < kTries; ++attempt) {
-    out.solution = solve_exact(m, target, s.memory_limit_ilp_time_limit);
+  for (int round = 0; round < kExactRounds; ++round) {
+    const double left = search.seconds - std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (round > 0 && left < kLeastSolveSeconds) break;
+    out.solution = solve_exact(m, limit, std::max(left, kLeastSolveSeconds), search.relative_gap);
+    ++out.solves;
     out.plan.origin = "ILP at " + human_bytes(limit) + ", " + exact_status_name(out.solution.status);
     if (!out.solution.has_answer()) {
       out.plan.error = "exact plan: " + std::string(exact_status_name(out.solution.status));
       return out;
     }
     PlanCandidate c = out.plan;
+    MemoryTimeline timeline;
     try {
-      const PartitionResult r = extract_answer(prepared, lent, recomputable, out.solution.saved);
+      const PartitionResult r = extract_answer(prepared, lent, runnable, out.solution.saved);
       c.saved = r.extraction.fw_saved_outputs();
       c.moves = static_cast<int>(r.extraction.recomputed.size());
-      predict_plan(prepared, r, s, device, o, c);
+      predict_plan(prepared, r, s, device, o, c, &timeline);
     } catch (const InfeasibleError& e) {
       c.error = e.what();
       out.plan = c;
@@ -80,8 +87,9 @@ ExactCandidate exact_candidate(const Graph& prepared, const PartitionResult& len
     }
     out.plan = c;
     if (c.peak_bytes <= limit) break;
-    target = static_cast<uint64_t>(static_cast<double>(target) * static_cast<double>(limit) /
-                                   static_cast<double>(c.peak_bytes));
+    m.steps.push_back(simulated_row(prepared, m, timeline, timeline.peak_step, out.solution.choice));
+    ++m.learned_rows;
+    ++out.rows_learned;
   }
   return out;
 }

@@ -27,15 +27,30 @@ inline constexpr NodeId kExactMaxNodes = 5000;
 struct ExactCandidate {
   PlanCandidate plan;      // error set when the ILP gave no answer
   ExactSolution solution;  // the last solve's
+  int solves = 0;          // ILP solves run
+  int rows_learned = 0;    // rows added to the model (plan/peak_rows.h)
 };
 
-// The ILP's plan for `limit`. The linear model's peak is not the full
-// simulation's: when the full peak is over the limit, the ILP runs again
-// with its limit scaled down by limit / peak, once more. A value the
-// extraction would recompute but may not be recomputed (the model left it
-// out) is saved instead. `lent` is a partition of `prepared` under `s`.
+// How long the exact plan may search, in all (solves, extractions and
+// simulations), and the relative gap at which each solve may stop
+// (0: until GLPK proves the optimum).
+struct ExactSearch {
+  double seconds = 0;
+  double relative_gap = 0;
+};
+
+// The ILP's plan for `limit`, by constraint generation: solve, extract the
+// answer and predict it with the full model; while its simulated peak is
+// over the limit, add the row learned from that simulation
+// (plan/peak_rows.h) to `m` and solve again, within `search` and at most
+// kExactRounds solves. The rows learned stay in `m`. The plan returned is
+// the last one predicted: over the limit when the rounds or the time ran
+// out first. A value the extraction would recompute but may not be
+// recomputed (the model left it out) is saved instead. `lent` is a
+// partition of `prepared` under `s`.
+inline constexpr int kExactRounds = 16;
 ExactCandidate exact_candidate(const Graph& prepared, const PartitionResult& lent, const Settings& s,
-                               const LinearPlanModel& m, uint64_t limit, const Device& device,
+                               LinearPlanModel& m, uint64_t limit, const ExactSearch& search, const Device& device,
                                const BandwidthOptions& o);
 
 }  // namespace pt

@@ -75,28 +75,31 @@ void add_exact_candidates(const Graph& prepared, const PartitionResult& lent, co
                         std::to_string(kExactMaxNodes);
     return;
   }
-  const PlanCandidate& def = out.all.front();
-  if (!def.error.empty()) {
+  // Read before the ladder adds candidates (a reference into out.all would
+  // not survive them).
+  const uint64_t default_peak = out.all.front().peak_bytes;
+  if (!out.all.front().error.empty()) {
     out.exact_skipped = "the default plan has no finite cut";
     return;
   }
   const auto start = std::chrono::steady_clock::now();
-  out.linear = std::make_shared<const LinearPlanModel>(build_linear_model(prepared, lent, base, device, o));
+  auto model = std::make_shared<LinearPlanModel>(build_linear_model(prepared, lent, base, device, o));
   // The whole ladder shares one memory_limit_ilp_time_limit: on gpt2_124m
   // each rung ran to its own limit, and fourteen of them made a 0.2 s plan
-  // take 27 s. A rung gets what the rungs before it left.
-  Settings budgeted = base;
+  // take 27 s. A rung gets what the rungs before it left. The rows a rung
+  // learns from its simulations stay for the rungs below it.
   for (auto it = std::rbegin(kExactLadder); it != std::rend(kExactLadder); ++it) {
     const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    budgeted.memory_limit_ilp_time_limit = base.memory_limit_ilp_time_limit - spent;
-    if (budgeted.memory_limit_ilp_time_limit < 0.01) break;
-    const auto limit = static_cast<uint64_t>(static_cast<double>(def.peak_bytes) * *it);
-    ExactCandidate c = exact_candidate(prepared, lent, budgeted, *out.linear, limit, device, o);
+    const double left = base.memory_limit_ilp_time_limit - spent;
+    if (left < 0.01) break;
+    const auto limit = static_cast<uint64_t>(static_cast<double>(default_peak) * *it);
+    ExactCandidate c = exact_candidate(prepared, lent, base, *model, limit, {left, kExactLadderGap}, device, o);
     if (!c.solution.has_answer()) break;
     if (!c.plan.error.empty()) continue;
     out.all.push_back(std::move(c.plan));
     ++out.exact_count;
   }
+  out.linear = std::move(model);
   out.exact_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
@@ -209,46 +212,56 @@ void certify_plan(MemoryPlan& plan, const PlanCandidates& candidates, const Grap
     plan.optimality = chosen + "not proven optimal: no exact solver ran (" + candidates.exact_skipped + ")";
     return;
   }
-  const LinearPlanModel& m = *candidates.linear;
+  // A copy: the rows this solve learns are for this limit's certificate,
+  // not for the candidates (fixed before the limit was read).
+  LinearPlanModel m = *candidates.linear;
   const PartitionResult lent = partition_graph(prepared, base);
-  const ExactCandidate exact = exact_candidate(prepared, lent, base, m, plan.limit, device, o);
+  const ExactCandidate exact =
+      exact_candidate(prepared, lent, base, m, plan.limit, {base.memory_limit_ilp_time_limit, 0}, device, o);
   const ExactSolution& sol = exact.solution;
+  const std::string rows = std::to_string(m.steps.size()) + " peak rows (" + std::to_string(m.learned_rows) +
+                           " learned from simulated plans)";
   if (!sol.has_answer()) {
     plan.optimality = chosen + "not proven optimal: the ILP at the limit " +
                       (sol.status == ExactStatus::Infeasible
-                           ? std::string("has no answer under the linear model (its peak is cruder than the simulation's)")
-                           : "found no answer within memory_limit_ilp_time_limit");
+                           ? "has no answer within the linear model's " + rows
+                           : std::string("found no answer within memory_limit_ilp_time_limit"));
     return;
   }
-  const LinearChoice mine = linear_choice(m, partition_plan(prepared, base, plan.chosen));
-  const double cost = linear_seconds(m, mine);
-  const uint64_t peak = linear_peak(m, mine);
-  const std::string ilp = "the ILP at the limit (" + std::string(exact_status_name(sol.status)) + ") costs " +
-                          human_seconds(sol.objective) + " under the linear model, the chosen plan " +
+  const double cost = linear_seconds(m, linear_choice(m, partition_plan(prepared, base, plan.chosen)));
+  const std::string ilp = "the ILP at the limit (" + std::string(exact_status_name(sol.status)) + ", " + rows +
+                          ") costs " + human_seconds(sol.objective) + " under the linear time model, the chosen plan " +
                           human_seconds(cost);
   if (sol.status != ExactStatus::Optimal) {
     plan.optimality = chosen + "not proven optimal: " + ilp + ", and the time limit stopped GLPK before a proof";
     return;
   }
-  if (peak > plan.limit) {
-    plan.optimality = chosen + "not proven optimal: its linear-model peak " + human_bytes(peak) +
-                      " is over the limit (the linear model and the simulation disagree); " + ilp;
+  if (!exact.plan.error.empty()) {
+    plan.optimality = chosen + "not proven optimal: " + ilp + ", and its answer has no plan (" + exact.plan.error + ")";
+    return;
+  }
+  if (!exact.plan.fits(plan.limit)) {
+    plan.optimality = chosen + "not proven optimal: " + ilp + ", and its plan simulates at " +
+                      human_bytes(exact.plan.peak_bytes) + ", over the limit, after " + std::to_string(exact.solves) +
+                      " solves (the model's rows let through plans the simulation does not fit)";
     return;
   }
   if (cost > sol.objective * (1 + 1e-9) + 1e-12) {
     plan.optimality = chosen + "not proven optimal: " + ilp;
     return;
   }
-  if (exact.plan.fits(plan.limit) && exact.plan.step_seconds < plan.chosen.step_seconds) {
+  if (exact.plan.step_seconds < plan.chosen.step_seconds) {
     plan.optimality = chosen + "not proven optimal: it is optimal under the linear model, but the full model "
                       "predicts the ILP's own plan " + human_seconds(plan.chosen.step_seconds - exact.plan.step_seconds) +
                       " faster (kept out to keep plans monotone in the limit)";
     return;
   }
   plan.proven_optimal = true;
-  plan.optimality = chosen + "proven optimal under the linear model: GLPK proved the ILP's optimum at the limit (" +
-                    human_seconds(sol.objective) + "), the chosen plan fits its peak model and costs no more, and the "
-                    "full model predicts no faster plan from it";
+  plan.optimality = chosen + "proven optimal under the linear model: GLPK proved that no save/recompute choice "
+                    "within the model's " + rows + " at the limit costs less than " + human_seconds(sol.objective) +
+                    " under the linear time model; that optimum's plan simulates at " +
+                    human_bytes(exact.plan.peak_bytes) + ", within the limit; the chosen plan costs no more (" +
+                    human_seconds(cost) + ") and the full model predicts the optimum's plan no faster";
 }
 
 }  // namespace pt

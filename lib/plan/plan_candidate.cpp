@@ -37,14 +37,14 @@ Settings knob_settings(const Settings& base, const PlanCandidate& c) {
 }
 
 void predict_plan(const Graph& prepared, const PartitionResult& r, const Settings& s, const Device& device,
-                  const BandwidthOptions& o, PlanCandidate& c) {
+                  const BandwidthOptions& o, PlanCandidate& c, MemoryTimeline* timeline) {
   // As the sweep's rows: totals only, then the fusion-aware peak from the
   // estimate's stored masks (estimate/bandwidth_model.h).
   const BandwidthEstimate bw = estimate_bandwidth(prepared, r, s.op_classes, device, o, PassDetail::Totals);
   c.forward_seconds = bw.forward.seconds;
   c.backward_seconds = bw.backward.seconds;
   c.step_seconds = bw.forward.seconds + bw.backward.seconds;
-  const PeakMemory peak = fused_peak_memory(prepared, r, s.op_classes, bw, o);
+  const PeakMemory peak = fused_peak_memory(prepared, r, s.op_classes, bw, o, timeline);
   c.peak_bytes = peak.peak_bytes;
   c.peak_at = peak.peak_at;
   c.peak_pass = peak.peak_pass;

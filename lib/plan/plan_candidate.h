@@ -16,6 +16,7 @@
 #include "settings/settings.h"
 #include "estimate/bandwidth_options.h"
 #include "estimate/device.h"
+#include "estimate/memory_timeline.h"
 
 namespace pt {
 
@@ -61,9 +62,10 @@ struct PlanCandidate {
 Settings knob_settings(const Settings& base, const PlanCandidate& c);
 
 // Fills c's prediction (peak and step time) for the partition r of the
-// prepared graph, as the report does.
+// prepared graph, as the report does; `timeline`, when given, receives the
+// peak simulation's memory over time (estimate/memory_timeline.h).
 void predict_plan(const Graph& prepared, const PartitionResult& r, const Settings& s, const Device& device,
-                  const BandwidthOptions& o, PlanCandidate& c);
+                  const BandwidthOptions& o, PlanCandidate& c, MemoryTimeline* timeline = nullptr);
 
 // A partition whose saved set is `saved` rather than a min cut's: base's
 // classification and op lookups, a fresh extraction, no flow network.

@@ -23,4 +23,10 @@ Flags recomputable_values(const Graph& g, const PartitionResult& base, const Set
   return ok;
 }
 
+Flags runnable_in_backward(const Flags& recomputable, const PartitionResult& reference) {
+  Flags ok = recomputable;
+  for (NodeId id : reference.extraction.recomputed) ok[id] = true;
+  return ok;
+}
+
 }  // namespace pt

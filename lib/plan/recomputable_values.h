@@ -15,4 +15,12 @@ namespace pt {
 // Per node of `g`: a forward call_function the plan may recompute.
 Flags recomputable_values(const Graph& g, const PartitionResult& base, const Settings& s);
 
+// Per node: the backward of a plan may run it (Extraction::recomputed):
+// it may be recomputed, or the reference plan's backward runs it too. An
+// impure op whose inputs the backward holds stays there by dead-code
+// elimination's rule, as in PyTorch, even with every item saved
+// (llama_gqa's seeded cuDNN attention): a plan that keeps it where the
+// reference plan (PyTorch's own partition) keeps it changes nothing.
+Flags runnable_in_backward(const Flags& recomputable, const PartitionResult& reference);
+
 }  // namespace pt

@@ -53,6 +53,7 @@ std::vector<PlanCandidate> search_values(const Graph& prepared, const PartitionR
   std::vector<PlanCandidate> tried;
   if (!start.error.empty()) return tried;
   const Flags recomputable = recomputable_values(prepared, base, s);
+  const Flags runnable = runnable_in_backward(recomputable, base);
   PlanCandidate current = start;
   PartitionResult current_result = partition_with_saved(prepared, base, start.saved);
   int recomputed_values = 0;
@@ -72,7 +73,7 @@ std::vector<PlanCandidate> search_values(const Graph& prepared, const PartitionR
       try {
         PartitionResult r = partition_with_saved(prepared, base, recompute(prepared, current.saved, drop, recomputable));
         for (NodeId id : r.extraction.recomputed) {
-          if (!recomputable[id]) return;  // would recompute what must not be
+          if (!runnable[id]) return;  // would recompute what must not be
         }
         std::vector<NodeId> saved = r.extraction.fw_saved_outputs();
         for (NodeId id : saved) {
