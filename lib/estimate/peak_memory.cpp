@@ -429,6 +429,19 @@ struct PassSimulation {
   }
 };
 
+// Whether `id`, not itself a graph input, is a view (or getitem) chain
+// ending at one: `graph_input` marks the graph's inputs.
+bool views_graph_input(const Graph& g, const NodeOpClasses& ops, const Flags& graph_input, NodeId id) {
+  if (graph_input[id]) return false;
+  NodeId x = id;
+  while (!graph_input[x]) {
+    const Node& n = g[x];
+    if (n.positional_inputs.empty() || !(ops.is_view(x) || n.packet == "operator.getitem")) return false;
+    x = n.positional_inputs[0];
+  }
+  return true;
+}
+
 }  // namespace
 
 ForwardPeak simulate_forward_peak(const Graph& g, const Classification& c, const Extraction& e,
@@ -494,6 +507,18 @@ PeakMemory simulate_backward_peak(const Graph& g, const Classification& c, const
     if (id != kNoNode) bw_retained[id] = true;
   }
   for (NodeId id : c.inputs) bw_retained[id] = true;
+  // A saved view of a graph input (a weight's permute) holds no memory of its
+  // own: in the forward it aliases the input, whose bytes are counted once
+  // and held for the whole step. As a backward input it would be freed after
+  // its last reader, taking off the live total bytes it never added (on
+  // sac_mlp a plan saving the eight weights' views lost them all at its
+  // peak, half of it). Held like the input it views; no setting: it is
+  // bookkeeping, not a heuristic.
+  Flags graph_input(count, false);
+  for (NodeId id : c.inputs) graph_input[id] = true;
+  for (NodeId id : e.bw_inputs()) {
+    if (views_graph_input(g, node_ops, graph_input, id)) bw_retained[id] = true;
+  }
   if (rules.matmul_at_add) run_matmuls_at_their_adds(g, node_ops, bw_retained, bw_order);
   uint64_t live = forward.live_after;
   for (NodeId id : e.grad_inputs) {
