@@ -41,6 +41,29 @@ class GraphBuilder {
     return *this;
   }
 
+  // A multi-output op (var_mean): one tensor of `item_shapes[i]` per item,
+  // read through item().
+  GraphBuilder& tuple_op(const std::string& name, const std::string& target, const std::vector<std::string>& args,
+                         const std::vector<std::vector<int64_t>>& item_shapes, const std::string& dtype = "float32",
+                         const std::vector<std::string>& tags = {}) {
+    text_ += "nodes { name: \"" + name + "\" op: \"call_function\" target: \"" + target + "\" ";
+    for (const auto& a : args) text_ += "args { node: \"" + a + "\" } ";
+    text_ += "val { tuple {";
+    for (const auto& shape : item_shapes) text_ += " items { " + tensor(shape, dtype) + " }";
+    text_ += " } }";
+    for (const auto& t : tags) text_ += " op_tags: \"" + t + "\"";
+    text_ += " }\n";
+    return *this;
+  }
+
+  // operator.getitem of item `index` of tuple_op `tuple`.
+  GraphBuilder& item(const std::string& name, const std::string& tuple, int index, const std::vector<int64_t>& shape,
+                     const std::string& dtype = "float32") {
+    text_ += "nodes { name: \"" + name + "\" op: \"call_function\" target: \"operator.getitem\" args { node: \"" +
+             tuple + "\" } args { int: " + std::to_string(index) + " } " + val(shape, dtype) + " }\n";
+    return *this;
+  }
+
   Graph build(const std::vector<std::string>& outputs, int num_fwd_outputs = -1) const {
     std::string text = text_ + "nodes { name: \"output\" op: \"output\" target: \"output\" args { list {";
     for (const auto& o : outputs) text += " items { node: \"" + o + "\" }";
@@ -58,9 +81,13 @@ class GraphBuilder {
 
  private:
   static std::string val(const std::vector<int64_t>& shape, const std::string& dtype) {
+    return "val { " + tensor(shape, dtype) + " }";
+  }
+
+  static std::string tensor(const std::vector<int64_t>& shape, const std::string& dtype) {
     std::string dims;
     for (size_t i = 0; i < shape.size(); ++i) dims += (i ? ", " : "") + std::to_string(shape[i]);
-    return "val { tensor { shape: [" + dims + "] dtype: \"" + dtype + "\" device: \"cuda:0\" } }";
+    return "tensor { shape: [" + dims + "] dtype: \"" + dtype + "\" device: \"cuda:0\" }";
   }
 
   std::string text_;
