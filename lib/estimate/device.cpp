@@ -22,7 +22,7 @@ struct Preset {
   AttentionRates attention{};
   double conv_efficiency = 1;
   double vector_flops_per_second = 0;
-  double depthwise_conv_efficiency = 1;
+  DepthwiseRates depthwise{};
   double atomic_add_seconds = 0;
 };
 
@@ -43,13 +43,24 @@ constexpr AttentionRates kHopperAttention = {
 constexpr double kHopperConvEfficiency = 0.30;
 
 // Depthwise convolutions on Hopper run on the CUDA cores (67e12 float32
-// FLOP/s on the SXM parts): cuDNN's depthwise kernels of a ConvNeXt-T step
-// (B=64, bf16, channels-last; conv2d/dgrad2d/wgrad2d_c1_k1_nhwc) took
-// 4.68 ms on one H100 for their 40.4 GFLOP (7x7 filters, counted per
-// group), 0.13 of that peak: forward 0.16, input gradient 0.08, weight
-// gradient 0.20. Off with the other efficiencies.
+// FLOP/s on the SXM parts), in three cuDNN kernels per layer: conv2d,
+// dgrad2d and wgrad2d_c1_k1_nhwc (kernel_flops.h's depthwise_kernels), each
+// bound by its work or by its bytes. Their work rates are ConvNeXt-T's
+// (B=64, bf16, channels-last, 7x7 filters, stride 1: 13.45 GFLOP per
+// direction, too many per byte to be bound by bytes) on one H100: forward
+// 1252 us (0.16 of the peak), input gradient 2415 us (0.083), weight
+// gradient 1008 us with its reduction kernel (0.20). Their bandwidth
+// fractions are MobileNetV3-Large's (B=128, bf16, channels-last, 3x3 and
+// 5x5 filters, 16-960 channels, four layers of stride 2), whose 3x3 layers
+// do 2-5 FLOP a byte: forward 641 us, where the work rate alone gives 438 us
+// (its bytes move at 0.58 of the copy bandwidth), weight gradient 1664 us
+// (0.195; two of its 16 calls, 870 us, are wgrad2d_grouped_direct). Its
+// input gradient, counted per input-gradient tap, ran at 5.77e12 FLOP/s
+// against ConvNeXt's 5.57e12: bound by its work, whose bandwidth fraction
+// is taken as the forward's. Off with the other efficiencies (then one
+// kernel of PyTorch's FLOPs at the peak).
 constexpr double kHopperVectorFlops = 67e12;
-constexpr double kHopperDepthwiseEfficiency = 0.13;
+constexpr DepthwiseRates kHopperDepthwise = {{0.16, 0.58}, {0.083, 0.58}, {0.20, 0.195}};
 
 // ATen's index_add on Hopper (indexFuncLargeIndex): one scalar bfloat16
 // atomic add per source element, resolved at the L2. The MoE dispatch of
@@ -68,7 +79,7 @@ constexpr Preset kPresets[] = {
     // at 13.8 ms. The fused kernels' arithmetic floor and the cached rows are
     // the H200's (below): the same SMs and caches.
     {"h100", 3.35e12, 989e12, 494e12, 0.89, 0.62, 1.59e-12, 0.61e-12, 128 * 1024, kHopperAttention,
-     kHopperConvEfficiency, kHopperVectorFlops, kHopperDepthwiseEfficiency, kHopperAtomicAddSeconds},
+     kHopperConvEfficiency, kHopperVectorFlops, kHopperDepthwise, kHopperAtomicAddSeconds},
     // Efficiencies measured on one H200 (docs/bandwidth_model.md, micro-benchmark):
     // the roofline at datasheet peaks under-predicted every recomputed matmul
     // by 1.6x (bf16) to 3.3x (TF32). Off: --bandwidth-option apply_device_efficiency=false.
@@ -87,7 +98,7 @@ constexpr Preset kPresets[] = {
     // +0.88 ms, where two DRAM passes predict +1.56.
     // Off: --bandwidth-option cached_row_rereads=false.
     {"h200", 4.8e12, 989e12, 494e12, 0.88, 0.62, 1.59e-12, 0.61e-12, 128 * 1024, kHopperAttention,
-     kHopperConvEfficiency, kHopperVectorFlops, kHopperDepthwiseEfficiency, kHopperAtomicAddSeconds},
+     kHopperConvEfficiency, kHopperVectorFlops, kHopperDepthwise, kHopperAtomicAddSeconds},
     {"h200-measured", 4.2e12, 616e12, 300e12, 1, 1, 0, 0, 0, {}, 1, kHopperVectorFlops},
 };
 
@@ -109,7 +120,7 @@ Device parse_device(std::string_view text) {
       return {std::string(p.name),  p.bytes_per_second,  p.flops_per_second, p.fp32_flops_per_second,
               p.memory_efficiency, p.matmul_efficiency, p.erf_seconds,       p.exp_seconds,
               p.cached_row_bytes,  p.attention,         p.conv_efficiency,  p.vector_flops_per_second,
-              p.depthwise_conv_efficiency, p.atomic_add_seconds};
+              p.depthwise, p.atomic_add_seconds};
     }
   }
   const auto colon = text.find(':');

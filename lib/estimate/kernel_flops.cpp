@@ -45,11 +45,14 @@ constexpr int kBackwardTransposed = 7, kBackwardGroups = 9, kBackwardMask = 10;
 // output_padding, groups).
 constexpr int kForwardTransposed = 6, kForwardGroups = 8;
 
-bool weight_gradient_requested(const proto::Node& pn) {
+// Item `item` of a convolution_backward's output_mask (0 the input
+// gradient, 1 the weight's); nullopt where it is not a literal bool.
+std::optional<bool> gradient_requested(const proto::Node& pn, int item) {
   const proto::Arg* a = kBackwardMask < pn.args_size() ? &pn.args(kBackwardMask) : find_kwarg(pn, "output_mask");
-  if (!a || a->kind_case() != proto::Arg::kList || a->list().items_size() < 2) return false;
-  const proto::Arg& w = a->list().items(1);
-  return w.kind_case() == proto::Arg::kBool && w.bool_();
+  if (!a || a->kind_case() != proto::Arg::kList || a->list().items_size() <= item) return std::nullopt;
+  const proto::Arg& w = a->list().items(item);
+  if (w.kind_case() != proto::Arg::kBool) return std::nullopt;
+  return w.bool_();
 }
 
 // The weight gradient's FLOPs as PyTorch counts them (groups times too many).
@@ -77,7 +80,7 @@ double kernel_flops(const Graph& g, NodeId id) {
   if (counted == 0 || g[id].packet != "aten.convolution_backward") return counted;
   const proto::Node& pn = g.record(id);
   const auto groups = int_arg(pn, kBackwardGroups, "groups");
-  if (!groups || *groups <= 1 || !weight_gradient_requested(pn)) return counted;
+  if (!groups || *groups <= 1 || !gradient_requested(pn, 1).value_or(false)) return counted;
   const double weight_term = counted_weight_gradient(g, id, pn);
   if (weight_term == 0 || weight_term > counted) return counted;
   return counted - weight_term + weight_term / static_cast<double>(*groups);
@@ -93,6 +96,33 @@ bool is_depthwise_convolution(const Graph& g, NodeId id) {
   if (bool_arg(pn, backward ? kBackwardTransposed : kForwardTransposed, "transposed")) return false;
   const auto w = input_shape(g, id, backward ? 2 : 1);
   return w && w->size() >= 2 && (*w)[1] == 1;
+}
+
+std::vector<DepthwiseWork> depthwise_kernels(const Graph& g, NodeId id) {
+  if (!is_depthwise_convolution(g, id)) return {};
+  const bool backward = g[id].packet == "aten.convolution_backward";
+  const auto w = input_shape(g, id, backward ? 2 : 1);  // read by is_depthwise_convolution
+  const NodeId x_node = g[id].positional_inputs[backward ? 1 : 0];
+  double taps = 1;
+  for (size_t i = 2; i < w->size(); ++i) taps *= static_cast<double>((*w)[i]);
+  const double weight_bytes = static_cast<double>(g[g[id].positional_inputs[backward ? 2 : 1]].size_bytes);
+  const double x_elements = static_cast<double>(g[x_node].numel);
+  const double x_bytes = static_cast<double>(g[x_node].size_bytes);
+  if (!backward) {
+    const double out_bytes = static_cast<double>(g[id].size_bytes);
+    return {{DepthwiseKernel::Forward, 2 * taps * static_cast<double>(g[id].numel), x_bytes + weight_bytes + out_bytes}};
+  }
+  const NodeId grad_out = g[id].positional_inputs[0];
+  const double grad_out_bytes = static_cast<double>(g[grad_out].size_bytes);
+  const double grad_out_elements = static_cast<double>(g[grad_out].numel);
+  std::vector<DepthwiseWork> out;
+  if (gradient_requested(g.record(id), 0).value_or(true)) {
+    out.push_back({DepthwiseKernel::InputGradient, 2 * taps * x_elements, grad_out_bytes + weight_bytes + x_bytes});
+  }
+  if (gradient_requested(g.record(id), 1).value_or(true)) {
+    out.push_back({DepthwiseKernel::WeightGradient, 2 * taps * grad_out_elements, grad_out_bytes + x_bytes + weight_bytes});
+  }
+  return out;
 }
 
 }  // namespace pt

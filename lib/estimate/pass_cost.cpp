@@ -237,13 +237,12 @@ class PassCoster {
         // 22.6 ms step short.
         const NodeId typed = op.dtype == 0 && !op.positional_inputs.empty() ? op.positional_inputs[0] : roots.front();
         const bool fp32 = g_[typed].dtype == kFloat32;
-        double peak = fp32 ? device_.fp32_flops_per_second : device_.flops_per_second;
-        double efficiency = is_convolution(op) ? device_.conv_efficiency : device_.matmul_efficiency;
-        if (device_.vector_flops_per_second > 0 && is_depthwise_convolution(g_, roots.front())) {
-          peak = device_.vector_flops_per_second;  // CUDA cores, whatever the dtype (kernel_flops.h)
-          efficiency = device_.depthwise_conv_efficiency;
-        }
+        const double peak = fp32 ? device_.fp32_flops_per_second : device_.flops_per_second;
+        const double efficiency = is_convolution(op) ? device_.conv_efficiency : device_.matmul_efficiency;
         flop_s = static_cast<double>(ke.flops) / (peak * (derate ? efficiency : 1.0));
+        if (device_.vector_flops_per_second > 0 && is_depthwise_convolution(g_, roots.front())) {
+          flop_s = depthwise_seconds(roots.front(), ke.flops);
+        }
       }
     }
     ke.seconds = std::max(mem_s, flop_s);
@@ -253,6 +252,26 @@ class PassCoster {
     for (NodeId c : closure) mark_[c] = kNone, demand_[c] = 0;
     for (NodeId x : loads) mark_[x] = kNone, demand_[x] = 0;
     return ke;
+  }
+
+  // A depthwise convolution runs on the CUDA cores, whatever the dtype
+  // (kernel_flops.h): with the device's measured rates, as its kernels, each
+  // bound by its work or its bytes (Device::depthwise); at the datasheet
+  // peaks (apply_device_efficiency off), `flops` at the CUDA-core peak.
+  double depthwise_seconds(NodeId op, double flops) const {
+    if (!o_.apply_device_efficiency) return flops / device_.vector_flops_per_second;
+    const std::vector<DepthwiseWork> kernels = depthwise_kernels(g_, op);
+    if (kernels.empty()) return flops / device_.vector_flops_per_second;
+    const double copy_bandwidth = device_.bytes_per_second * device_.memory_efficiency;
+    double seconds = 0;
+    for (const DepthwiseWork& k : kernels) {
+      const DepthwiseRate& r = k.kernel == DepthwiseKernel::Forward         ? device_.depthwise.forward
+                               : k.kernel == DepthwiseKernel::InputGradient ? device_.depthwise.input_gradient
+                                                                             : device_.depthwise.weight_gradient;
+      seconds += std::max(k.work / (device_.vector_flops_per_second * r.flops_fraction),
+                          k.bytes / (copy_bandwidth * r.bandwidth_fraction));
+    }
+    return seconds;
   }
 
   // ATen's index_add(self, dim, index, source) copies self, then adds each

@@ -15,22 +15,27 @@ using namespace pt::test;  // Input, node_args, one_op_graph, tensor_val, tuple_
 
 namespace {
 
-// stride 1, padding 1, dilation 1, not transposed, no output padding, `groups`.
-std::string conv_tail(int groups) {
-  return R"(args { list { items { int: 1 } items { int: 1 } } } args { list { items { int: 1 } items { int: 1 } } }
+// `stride`, padding 1, dilation 1, not transposed, no output padding, `groups`.
+std::string conv_tail(int groups, int stride = 1) {
+  const std::string s = std::to_string(stride);
+  return "args { list { items { int: " + s + " } items { int: " + s + R"( } } }
+            args { list { items { int: 1 } items { int: 1 } } }
             args { list { items { int: 1 } items { int: 1 } } } args { bool: false }
             args { list { items { int: 0 } items { int: 0 } } } args { int: )" +
          std::to_string(groups) + " }";
 }
 
-// convolution_backward of x [2,4,5,5] with weight `w`, grad_input and
-// grad_weight requested.
-pt::Graph conv_backward(const std::vector<int64_t>& w, int groups) {
-  const std::vector<Input> in = {{"go", {2, 4, 5, 5}}, {"x", {2, 4, 5, 5}}, {"w", w}};
+// convolution_backward of x [2,4,5,5] (grad_output `out`, of stride
+// `stride`) with weight `w`, grad_input requested when `input_grad`,
+// grad_weight always.
+pt::Graph conv_backward(const std::vector<int64_t>& w, int groups, int stride = 1,
+                        const std::vector<int64_t>& out = {2, 4, 5, 5}, bool input_grad = true) {
+  const std::vector<Input> in = {{"go", out}, {"x", {2, 4, 5, 5}}, {"w", w}};
   return one_op_graph(in, "aten.convolution_backward.default",
-                      node_args({"go", "x", "w"}) + "args { list { items { int: 4 } } } " + conv_tail(groups) +
-                          " args { list { items { bool: true } items { bool: true } items { bool: false } } }",
-                      tuple_val({{2, 4, 5, 5}, w, {}}));
+                      node_args({"go", "x", "w"}) + "args { list { items { int: 4 } } } " + conv_tail(groups, stride) +
+                          " args { list { items { bool: " + (input_grad ? "true" : "false") +
+                          " } items { bool: true } items { bool: false } } }",
+                      tuple_val({input_grad ? std::vector<int64_t>{2, 4, 5, 5} : std::vector<int64_t>{}, w, {}}));
 }
 
 }  // namespace
@@ -87,4 +92,53 @@ TEST_CASE("a float32 convolution_backward runs at the TF32 rate, a depthwise one
   // The tuple has no dtype of its own: its float32 inputs make it TF32.
   CHECK(seconds_of(conv_backward({4, 4, 3, 3}, 1)) == doctest::Approx(28800 / 5e11));
   CHECK(seconds_of(conv_backward({4, 1, 3, 3}, 4)) == doctest::Approx(7200 / 1e11));
+}
+
+TEST_CASE("a depthwise backward is two kernels; the input gradient visits every tap of every input element") {
+  // 3x3, stride 2: x [2,4,5,5] (200 elements), grad_output [2,4,3,3] (72).
+  // The weight gradient does 2 * 9 * 72 = 1296 FLOPs, the forward's count;
+  // the input gradient 2 * 9 * 200 = 3600 units, about s^2 = 4 times it.
+  const pt::Graph g = conv_backward({4, 1, 3, 3}, 4, 2, {2, 4, 3, 3});
+  const auto kernels = pt::depthwise_kernels(g, g.find("op"));
+  REQUIRE(kernels.size() == 2);
+  CHECK(kernels[0].kernel == pt::DepthwiseKernel::InputGradient);
+  CHECK(kernels[0].work == 3600);
+  CHECK(kernels[0].bytes == 4 * (72 + 36 + 200));  // reads grad_output and w, writes grad_input (float32)
+  CHECK(kernels[1].kernel == pt::DepthwiseKernel::WeightGradient);
+  CHECK(kernels[1].work == 1296);
+  CHECK(kernels[1].bytes == 4 * (72 + 200 + 36));  // reads grad_output and x, writes grad_weight
+  // Only the weight gradient asked for: one kernel.
+  const pt::Graph weight_only = conv_backward({4, 1, 3, 3}, 4, 2, {2, 4, 3, 3}, false);
+  const auto one = pt::depthwise_kernels(weight_only, weight_only.find("op"));
+  REQUIRE(one.size() == 1);
+  CHECK(one[0].kernel == pt::DepthwiseKernel::WeightGradient);
+  // Not depthwise: no such kernels.
+  const pt::Graph dense = conv_backward({4, 4, 3, 3}, 1);
+  CHECK(pt::depthwise_kernels(dense, dense.find("op")).empty());
+}
+
+TEST_CASE("each depthwise kernel takes its work at its rate or its bytes at its bandwidth, whichever is longer") {
+  const pt::Graph g = conv_backward({4, 1, 3, 3}, 4, 2, {2, 4, 3, 3});
+  pt::Device d{"test", 1e18, 1e12, 5e11};
+  d.vector_flops_per_second = 1e11;
+  d.depthwise = {{1, 1}, {0.5, 1}, {0.25, 1}};
+  const auto ops = pt::OpClasses::pytorch_defaults();
+  const pt::Subgraph pass = pt::test::whole_pass(g);
+  // Bytes free: input gradient 3600 / 5e10, weight gradient 1296 / 2.5e10.
+  CHECK(pt::estimate_pass(g, pass, g.outputs, ops, d).seconds == doctest::Approx(3600 / 5e10 + 1296 / 2.5e10));
+  // Work free: each kernel's bytes at its fraction of the bandwidth.
+  d.vector_flops_per_second = 1e30;
+  d.bytes_per_second = 1e6;
+  d.depthwise = {{1, 1}, {1, 0.5}, {1, 0.25}};
+  CHECK(pt::estimate_pass(g, pass, g.outputs, ops, d).seconds ==
+        doctest::Approx(4 * 308 / 5e5 + 4 * 308 / 2.5e5));
+  // At the datasheet peaks: PyTorch's FLOPs (the weight term per group) at
+  // the CUDA-core peak, and no less than the node's bytes.
+  pt::BandwidthOptions peaks;
+  peaks.apply_device_efficiency = false;
+  d.vector_flops_per_second = 1e11;
+  d.bytes_per_second = 1e18;
+  const double flops = pt::kernel_flops(g, g.find("op"));
+  CHECK(flops == 2 * 1296);
+  CHECK(pt::estimate_pass(g, pass, g.outputs, ops, d, peaks).seconds == doctest::Approx(flops / 1e11));
 }
