@@ -66,6 +66,7 @@ BandwidthEstimate estimate_passes(const Graph& prepared, const PartitionResult& 
   if (!o.apply_device_efficiency) {  // as costed
     out.device.memory_efficiency = out.device.matmul_efficiency = out.device.conv_efficiency = 1;
     out.device.depthwise = {};
+    out.device.narrow_conv = {};
     out.device.atomic_add_seconds = 0;
     out.device.attention = {};
   }

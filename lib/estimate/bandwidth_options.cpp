@@ -44,6 +44,8 @@ void BandwidthOptions::set(std::string_view key, std::string_view value) {
     allocate_at_kernel_launch = parse_bool(key, value);
   } else if (key == "backward_order_from_tangents") {
     backward_order_from_tangents = parse_bool(key, value);
+  } else if (key == "split_convolution_backward") {
+    split_convolution_backward = parse_bool(key, value);
   } else if (key == "indexing_reads_selection") {
     indexing_reads_selection = parse_bool(key, value);
   } else if (key == "join_search_limit") {
@@ -74,7 +76,8 @@ std::vector<std::string> bandwidth_option_keys() {
           "realize_large_expressions", "pad_is_pointwise",       "merge_sibling_kernels",
           "indexing_reads_selection",  "apply_device_efficiency", "fused_compute_floor",
           "cached_row_rereads",        "sources_live_to_readers", "write_in_place",
-          "backward_order_from_tangents", "allocate_at_kernel_launch", "join_search_limit"};
+          "backward_order_from_tangents", "allocate_at_kernel_launch", "split_convolution_backward",
+          "join_search_limit"};
 }
 
 }  // namespace pt

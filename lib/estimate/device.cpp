@@ -24,6 +24,7 @@ struct Preset {
   double vector_flops_per_second = 0;
   DepthwiseRates depthwise{};
   double atomic_add_seconds = 0;
+  NarrowConvolution narrow_conv{};
 };
 
 // cuDNN attention (attention_rate.h), fitted to the H200's kernel times at
@@ -62,6 +63,24 @@ constexpr double kHopperConvEfficiency = 0.30;
 constexpr double kHopperVectorFlops = 67e12;
 constexpr DepthwiseRates kHopperDepthwise = {{0.16, 0.58}, {0.083, 0.58}, {0.20, 0.195}};
 
+// Convolutions of 3 input channels on Hopper (the stems of ResNet-50,
+// MobileNetV3-Large, ConvNeXt-T and ViT-B/16 on one H100): a tensor-core
+// tile's reduction axis is the filter's taps times 3 channels, and cuDNN's
+// kernels for them (sm80 fprop "wo_smem", convolve_common_engine_float_NHWC,
+// cutlass fprop and implicit-GEMM wgrad) run at about
+// 0.27e12 FLOP/s per unit of that axis, up to about 37e12 FLOP/s, in bf16
+// and fp32 alike, where the convolution rate charged them 300e12 (bf16).
+// That is, the least of: forward 7.6 and 7.1 ps per output element
+// (ResNet-50 bf16 and fp32, 7x7 stride 2, axis 147), 9.1 (MobileNetV3,
+// 3x3, axis 27), 6.9 (ConvNeXt, 4x4, axis 48); 38.7, 41.3 and 31.5e12
+// FLOP/s (ResNet-50 bf16, fp32, ViT's 16x16 patches, axis 768). Weight
+// gradient: 4.5, 4.8, 4.7 ps per output-gradient element (ConvNeXt 2.3),
+// 66, 62 and 94e12 FLOP/s (ResNet-50 bf16, fp32, ViT). Their 16-bit kernels
+// first copy the input padded to 8 channels (nhwcAddPaddingKernel, 56 and
+// 28 us a call on MobileNetV3 and ConvNeXt). Off with the other
+// efficiencies.
+constexpr NarrowConvolution kHopperNarrowConv = {{7.5e-12, 37e12}, {4.5e-12, 64e12}};
+
 // ATen's index_add on Hopper (indexFuncLargeIndex): one scalar bfloat16
 // atomic add per source element, resolved at the L2. The MoE dispatch of
 // 32768 x 1024 elements into a 40961 x 1024 buffer took 295 us a call on
@@ -79,7 +98,7 @@ constexpr Preset kPresets[] = {
     // at 13.8 ms. The fused kernels' arithmetic floor and the cached rows are
     // the H200's (below): the same SMs and caches.
     {"h100", 3.35e12, 989e12, 494e12, 0.89, 0.62, 1.59e-12, 0.61e-12, 128 * 1024, kHopperAttention,
-     kHopperConvEfficiency, kHopperVectorFlops, kHopperDepthwise, kHopperAtomicAddSeconds},
+     kHopperConvEfficiency, kHopperVectorFlops, kHopperDepthwise, kHopperAtomicAddSeconds, kHopperNarrowConv},
     // Efficiencies measured on one H200 (docs/bandwidth_model.md, micro-benchmark):
     // the roofline at datasheet peaks under-predicted every recomputed matmul
     // by 1.6x (bf16) to 3.3x (TF32). Off: --bandwidth-option apply_device_efficiency=false.
@@ -98,7 +117,7 @@ constexpr Preset kPresets[] = {
     // +0.88 ms, where two DRAM passes predict +1.56.
     // Off: --bandwidth-option cached_row_rereads=false.
     {"h200", 4.8e12, 989e12, 494e12, 0.88, 0.62, 1.59e-12, 0.61e-12, 128 * 1024, kHopperAttention,
-     kHopperConvEfficiency, kHopperVectorFlops, kHopperDepthwise, kHopperAtomicAddSeconds},
+     kHopperConvEfficiency, kHopperVectorFlops, kHopperDepthwise, kHopperAtomicAddSeconds, kHopperNarrowConv},
     {"h200-measured", 4.2e12, 616e12, 300e12, 1, 1, 0, 0, 0, {}, 1, kHopperVectorFlops},
 };
 
@@ -120,7 +139,7 @@ Device parse_device(std::string_view text) {
       return {std::string(p.name),  p.bytes_per_second,  p.flops_per_second, p.fp32_flops_per_second,
               p.memory_efficiency, p.matmul_efficiency, p.erf_seconds,       p.exp_seconds,
               p.cached_row_bytes,  p.attention,         p.conv_efficiency,  p.vector_flops_per_second,
-              p.depthwise, p.atomic_add_seconds};
+              p.depthwise, p.atomic_add_seconds, p.narrow_conv};
     }
   }
   const auto colon = text.find(':');

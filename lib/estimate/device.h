@@ -27,6 +27,23 @@ struct DepthwiseRates {
   DepthwiseRate forward, input_gradient, weight_gradient;
 };
 
+// Convolutions of fewer than 8 input channels per group (an image's colour
+// channels; kernel_flops.h's ConvolutionWork::narrow): one kernel takes at
+// least its elements (the forward's outputs, the output gradient a weight
+// gradient reads) at `seconds_per_element`, and at least its FLOPs at
+// `flops_per_second`. 0: not measured.
+struct NarrowKernelRate {
+  double seconds_per_element = 0;
+  double flops_per_second = 0;
+};
+struct NarrowConvolution {
+  NarrowKernelRate forward, weight_gradient;
+  bool measured() const {
+    return forward.seconds_per_element > 0 || forward.flops_per_second > 0 ||
+           weight_gradient.seconds_per_element > 0 || weight_gradient.flops_per_second > 0;
+  }
+};
+
 struct Device {
   std::string name;               // "h100", or the number as given
   double bytes_per_second = 0;    // HBM bandwidth
@@ -64,6 +81,9 @@ struct Device {
   // scalar atomic (Inductor leaves aten.index_add to ATen), beyond the
   // kernel's bytes; 0: not measured, it costs its bytes only.
   double atomic_add_seconds = 0;
+  // Convolutions of too few input channels for the tensor cores
+  // (NarrowConvolution above); zeros: not measured.
+  NarrowConvolution narrow_conv;
 };
 
 // Presets (datasheet numbers, SXM parts; docs/design.md section 6):

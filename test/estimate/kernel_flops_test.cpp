@@ -99,22 +99,25 @@ TEST_CASE("a depthwise backward is two kernels; the input gradient visits every 
   // The weight gradient does 2 * 9 * 72 = 1296 FLOPs, the forward's count;
   // the input gradient 2 * 9 * 200 = 3600 units, about s^2 = 4 times it.
   const pt::Graph g = conv_backward({4, 1, 3, 3}, 4, 2, {2, 4, 3, 3});
-  const auto kernels = pt::depthwise_kernels(g, g.find("op"));
+  const auto kernels = pt::convolution_kernels(g, g.find("op"));
   REQUIRE(kernels.size() == 2);
-  CHECK(kernels[0].kernel == pt::DepthwiseKernel::InputGradient);
+  CHECK(kernels[0].kernel == pt::ConvolutionKernel::InputGradient);
   CHECK(kernels[0].work == 3600);
   CHECK(kernels[0].bytes == 4 * (72 + 36 + 200));  // reads grad_output and w, writes grad_input (float32)
-  CHECK(kernels[1].kernel == pt::DepthwiseKernel::WeightGradient);
+  CHECK(kernels[1].kernel == pt::ConvolutionKernel::WeightGradient);
   CHECK(kernels[1].work == 1296);
   CHECK(kernels[1].bytes == 4 * (72 + 200 + 36));  // reads grad_output and x, writes grad_weight
   // Only the weight gradient asked for: one kernel.
   const pt::Graph weight_only = conv_backward({4, 1, 3, 3}, 4, 2, {2, 4, 3, 3}, false);
-  const auto one = pt::depthwise_kernels(weight_only, weight_only.find("op"));
+  const auto one = pt::convolution_kernels(weight_only, weight_only.find("op"));
   REQUIRE(one.size() == 1);
-  CHECK(one[0].kernel == pt::DepthwiseKernel::WeightGradient);
-  // Not depthwise: no such kernels.
+  CHECK(one[0].kernel == pt::ConvolutionKernel::WeightGradient);
+  // Dense: the same two kernels, each PyTorch's FLOP term (2*2*4*4*9*25 = 14400).
   const pt::Graph dense = conv_backward({4, 4, 3, 3}, 1);
-  CHECK(pt::depthwise_kernels(dense, dense.find("op")).empty());
+  const auto both = pt::convolution_kernels(dense, dense.find("op"));
+  REQUIRE(both.size() == 2);
+  CHECK(both[0].work == 14400);
+  CHECK(both[1].work == 14400);
 }
 
 TEST_CASE("each depthwise kernel takes its work at its rate or its bytes at its bandwidth, whichever is longer") {
@@ -141,4 +144,51 @@ TEST_CASE("each depthwise kernel takes its work at its rate or its bytes at its 
   const double flops = pt::kernel_flops(g, g.find("op"));
   CHECK(flops == 2 * 1296);
   CHECK(pt::estimate_pass(g, pass, g.outputs, ops, d, peaks).seconds == doctest::Approx(flops / 1e11));
+}
+
+TEST_CASE("a convolution_backward's two kernels each read the output gradient (split_convolution_backward)") {
+  // Dense 3x3, float32: grad_output, x and grad_input 800 bytes each, the
+  // weight and its gradient 576. Bytes bound (FLOPs free): the input
+  // gradient moves 800 + 576 + 800, the weight gradient 800 + 800 + 576;
+  // as one kernel, the node's loads and stores once.
+  const pt::Graph g = conv_backward({4, 4, 3, 3}, 1);
+  pt::Device d{"test", 1e6, 1e30, 1e30};
+  const auto ops = pt::OpClasses::pytorch_defaults();
+  const pt::Subgraph pass = pt::test::whole_pass(g);
+  CHECK(pt::estimate_pass(g, pass, g.outputs, ops, d).seconds == doctest::Approx(2 * 2176 / 1e6));
+  pt::BandwidthOptions one;
+  one.split_convolution_backward = false;
+  const pt::PassEstimate whole = pt::estimate_pass(g, pass, g.outputs, ops, d, one);
+  CHECK(whole.seconds == doctest::Approx((whole.bytes_loaded + whole.bytes_stored) / 1e6));
+  CHECK(whole.seconds < 2 * 2176 / 1e6);
+}
+
+TEST_CASE("a convolution of fewer than 8 input channels is bound by its elements and a low FLOP rate") {
+  // 3 input channels, 3x3, stride 1: x [2,3,5,5] bfloat16, out [2,4,5,5]
+  // (200 outputs, 2 * 200 * 27 = 10800 FLOPs).
+  const std::vector<Input> in = {{"x", {2, 3, 5, 5}}, {"w", {4, 3, 3, 3}}};
+  const pt::Graph g = one_op_graph(in, "aten.convolution.default",
+                                   node_args({"x", "w"}) + "args { none: true } " + conv_tail(1), tensor_val({2, 4, 5, 5}));
+  const auto kernels = pt::convolution_kernels(g, g.find("op"));
+  REQUIRE(kernels.size() == 1);
+  CHECK(kernels[0].narrow);
+  CHECK(kernels[0].elements == 200);
+  CHECK(kernels[0].work == 10800);
+  CHECK(kernels[0].pad_bytes == 0);  // float32: no padding copy
+  pt::Device d{"test", 1e18, 1e30, 1e30};
+  d.narrow_conv.forward = {1e-9, 1e12};
+  const auto ops = pt::OpClasses::pytorch_defaults();
+  const pt::Subgraph pass = pt::test::whole_pass(g);
+  CHECK(pt::estimate_pass(g, pass, g.outputs, ops, d).seconds == doctest::Approx(200 * 1e-9));
+  d.narrow_conv.forward = {1e-15, 1e6};
+  CHECK(pt::estimate_pass(g, pass, g.outputs, ops, d).seconds == doctest::Approx(10800 / 1e6));
+  pt::BandwidthOptions peaks;
+  peaks.apply_device_efficiency = false;
+  CHECK(pt::estimate_pass(g, pass, g.outputs, ops, d, peaks).seconds < 1e-12);
+  // Eight channels fill the tile: not narrow.
+  const std::vector<Input> wide_in = {{"x", {2, 8, 5, 5}}, {"w", {4, 8, 3, 3}}};
+  const pt::Graph wide = one_op_graph(wide_in, "aten.convolution.default",
+                                      node_args({"x", "w"}) + "args { none: true } " + conv_tail(1),
+                                      tensor_val({2, 4, 5, 5}));
+  CHECK_FALSE(pt::convolution_kernels(wide, wide.find("op"))[0].narrow);
 }
