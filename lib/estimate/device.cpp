@@ -25,6 +25,7 @@ struct Preset {
   DepthwiseRates depthwise{};
   double atomic_add_seconds = 0;
   NarrowConvolution narrow_conv{};
+  ColumnReduction column_reduction{};
 };
 
 // cuDNN attention (attention_rate.h), fitted to the H200's kernel times at
@@ -81,6 +82,16 @@ constexpr DepthwiseRates kHopperDepthwise = {{0.16, 0.58}, {0.083, 0.58}, {0.20,
 // efficiencies.
 constexpr NarrowConvolution kHopperNarrowConv = {{7.5e-12, 37e12}, {4.5e-12, 64e12}};
 
+// Per-channel reductions of channels-last activations on Hopper (BatchNorm
+// statistics; column_reduction.h), from the Inductor kernels of one H100's
+// steps: with 64 channels of bf16 (128-byte rows) the statistics kernels
+// read at 0.64 (ResNet-50's stem, 51.4M elements, 53.6 us), 0.51 (its 64
+// channels at 56x56, 16.8 us) and 0.67 (MobileNetV3's 64 channels at
+// 112x112, 102.7 us) of the copy bandwidth, where the same statistics of
+// 256-byte rows (ResNet-50 fp32's) reach 0.89 and 0.82, and of 512-byte
+// rows (256 bf16 channels) 0.93. Off with the other efficiencies.
+constexpr ColumnReduction kHopperColumnReduction = {128, 0.6};
+
 // ATen's index_add on Hopper (indexFuncLargeIndex): one scalar bfloat16
 // atomic add per source element, resolved at the L2. The MoE dispatch of
 // 32768 x 1024 elements into a 40961 x 1024 buffer took 295 us a call on
@@ -98,7 +109,8 @@ constexpr Preset kPresets[] = {
     // at 13.8 ms. The fused kernels' arithmetic floor and the cached rows are
     // the H200's (below): the same SMs and caches.
     {"h100", 3.35e12, 989e12, 494e12, 0.89, 0.62, 1.59e-12, 0.61e-12, 128 * 1024, kHopperAttention,
-     kHopperConvEfficiency, kHopperVectorFlops, kHopperDepthwise, kHopperAtomicAddSeconds, kHopperNarrowConv},
+     kHopperConvEfficiency, kHopperVectorFlops, kHopperDepthwise, kHopperAtomicAddSeconds, kHopperNarrowConv,
+     kHopperColumnReduction},
     // Efficiencies measured on one H200 (docs/bandwidth_model.md, micro-benchmark):
     // the roofline at datasheet peaks under-predicted every recomputed matmul
     // by 1.6x (bf16) to 3.3x (TF32). Off: --bandwidth-option apply_device_efficiency=false.
@@ -117,7 +129,8 @@ constexpr Preset kPresets[] = {
     // +0.88 ms, where two DRAM passes predict +1.56.
     // Off: --bandwidth-option cached_row_rereads=false.
     {"h200", 4.8e12, 989e12, 494e12, 0.88, 0.62, 1.59e-12, 0.61e-12, 128 * 1024, kHopperAttention,
-     kHopperConvEfficiency, kHopperVectorFlops, kHopperDepthwise, kHopperAtomicAddSeconds, kHopperNarrowConv},
+     kHopperConvEfficiency, kHopperVectorFlops, kHopperDepthwise, kHopperAtomicAddSeconds, kHopperNarrowConv,
+     kHopperColumnReduction},
     {"h200-measured", 4.2e12, 616e12, 300e12, 1, 1, 0, 0, 0, {}, 1, kHopperVectorFlops},
 };
 
@@ -139,7 +152,7 @@ Device parse_device(std::string_view text) {
       return {std::string(p.name),  p.bytes_per_second,  p.flops_per_second, p.fp32_flops_per_second,
               p.memory_efficiency, p.matmul_efficiency, p.erf_seconds,       p.exp_seconds,
               p.cached_row_bytes,  p.attention,         p.conv_efficiency,  p.vector_flops_per_second,
-              p.depthwise, p.atomic_add_seconds, p.narrow_conv};
+              p.depthwise, p.atomic_add_seconds, p.narrow_conv, p.column_reduction};
     }
   }
   const auto colon = text.find(':');

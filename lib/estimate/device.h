@@ -44,6 +44,14 @@ struct NarrowConvolution {
   }
 };
 
+// Reductions across rows of few contiguous bytes (column_reduction.h): a
+// kernel holding one whose rows are at most `max_row_bytes` moves its bytes
+// at `bandwidth_fraction` of the copy bandwidth. 0, 1: not measured.
+struct ColumnReduction {
+  uint64_t max_row_bytes = 0;
+  double bandwidth_fraction = 1;
+};
+
 struct Device {
   std::string name;               // "h100", or the number as given
   double bytes_per_second = 0;    // HBM bandwidth
@@ -84,6 +92,8 @@ struct Device {
   // Convolutions of too few input channels for the tensor cores
   // (NarrowConvolution above); zeros: not measured.
   NarrowConvolution narrow_conv;
+  // Short-row column reductions (ColumnReduction above).
+  ColumnReduction column_reduction;
 };
 
 // Presets (datasheet numbers, SXM parts; docs/design.md section 6):

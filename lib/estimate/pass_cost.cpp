@@ -9,6 +9,7 @@
 #include "graph/dtype.h"
 #include "prepare/cse_key.h"
 #include "estimate/attention_rate.h"
+#include "estimate/column_reduction.h"
 #include "estimate/kernel_flops.h"
 #include "estimate/value_numel.h"
 
@@ -217,8 +218,9 @@ class PassCoster {
     // fifth pass).
     if (!ke.fused) ke.flops = kernel_flops(g_, roots.front());  // 0: memory time only
     const bool derate = o_.apply_device_efficiency;
+    const double column = derate && ke.fused && short_column_reduction(members) ? device_.column_reduction.bandwidth_fraction : 1.0;
     const double mem_s = static_cast<double>(ke.bytes_loaded - ke.bytes_cached + ke.bytes_stored) /
-                         (device_.bytes_per_second * (derate ? device_.memory_efficiency : 1.0));
+                         (device_.bytes_per_second * (derate ? device_.memory_efficiency : 1.0) * column);
     double flop_s = 0;  // no FLOPs: memory time only, and no dtype read from the message
     if (ke.flops > 0) {
       // float32 matmuls run on TF32 tensor cores, at half the bf16 rate.
@@ -306,6 +308,18 @@ class PassCoster {
     const Node& n = g_[op];
     if (device_.atomic_add_seconds <= 0 || n.packet != "aten.index_add" || n.positional_inputs.empty()) return 0;
     return device_.atomic_add_seconds * static_cast<double>(numel_[n.positional_inputs.back()]);
+  }
+
+  // Whether a reduction of the kernel reads rows of at most the device's
+  // Device::column_reduction bytes across rows (column_reduction.h).
+  bool short_column_reduction(std::span<const NodeId> members) const {
+    const uint64_t limit = device_.column_reduction.max_row_bytes;
+    if (limit == 0) return false;
+    return std::any_of(members.begin(), members.end(), [&](NodeId m) {
+      if (!f_.reduction[m]) return false;
+      const uint64_t row = column_reduction_row_bytes(g_, m);
+      return row > 0 && row <= limit;
+    });
   }
 
   bool holds_reduction(std::span<const NodeId> members) const {
