@@ -83,14 +83,17 @@ constexpr DepthwiseRates kHopperDepthwise = {{0.16, 0.58}, {0.083, 0.58}, {0.20,
 constexpr NarrowConvolution kHopperNarrowConv = {{7.5e-12, 37e12}, {4.5e-12, 64e12}};
 
 // Per-channel reductions of channels-last activations on Hopper (BatchNorm
-// statistics; column_reduction.h), from the Inductor kernels of one H100's
-// steps: with 64 channels of bf16 (128-byte rows) the statistics kernels
-// read at 0.64 (ResNet-50's stem, 51.4M elements, 53.6 us), 0.51 (its 64
-// channels at 56x56, 16.8 us) and 0.67 (MobileNetV3's 64 channels at
-// 112x112, 102.7 us) of the copy bandwidth, where the same statistics of
-// 256-byte rows (ResNet-50 fp32's) reach 0.89 and 0.82, and of 512-byte
-// rows (256 bf16 channels) 0.93. Off with the other efficiencies.
-constexpr ColumnReduction kHopperColumnReduction = {128, 0.6};
+// statistics and bias gradients; column_reduction.h), Inductor's kernels on
+// one H100, as fractions of the copy bandwidth by row length (channels x
+// item size): 128 bytes 0.64 (ResNet-50 bf16's stem statistics, 51.4M
+// elements) and 0.67 (MobileNetV3's 64 channels at 112x112); 192 bytes
+// 0.68 and 0.71 (ConvNeXt-T's bias gradients of 96 channels); 256 bytes
+// 0.89 and 0.82 (ResNet-50 fp32's 64-channel statistics); 512 bytes 0.93
+// (ResNet-50 bf16, 256 channels); 1024 bytes 0.94 (fp32, 256 channels).
+// R / (R + 64) gives 0.67, 0.75, 0.80, 0.89 and 0.94: each row read costs
+// about one 64-byte memory burst more than its bytes. Off with the other
+// efficiencies.
+constexpr ColumnReduction kHopperColumnReduction = {64};
 
 // ATen's index_add on Hopper (indexFuncLargeIndex): one scalar bfloat16
 // atomic add per source element, resolved at the L2. The MoE dispatch of

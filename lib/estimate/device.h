@@ -44,12 +44,12 @@ struct NarrowConvolution {
   }
 };
 
-// Reductions across rows of few contiguous bytes (column_reduction.h): a
-// kernel holding one whose rows are at most `max_row_bytes` moves its bytes
-// at `bandwidth_fraction` of the copy bandwidth. 0, 1: not measured.
+// Reductions across rows (column_reduction.h): a kernel holding one whose
+// rows are R contiguous bytes moves its bytes as if each row were
+// `row_overhead_bytes` longer, at R / (R + row_overhead_bytes) of the copy
+// bandwidth. 0: not measured.
 struct ColumnReduction {
-  uint64_t max_row_bytes = 0;
-  double bandwidth_fraction = 1;
+  double row_overhead_bytes = 0;
 };
 
 struct Device {

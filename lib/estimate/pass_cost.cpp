@@ -218,7 +218,7 @@ class PassCoster {
     // fifth pass).
     if (!ke.fused) ke.flops = kernel_flops(g_, roots.front());  // 0: memory time only
     const bool derate = o_.apply_device_efficiency;
-    const double column = derate && ke.fused && short_column_reduction(members) ? device_.column_reduction.bandwidth_fraction : 1.0;
+    const double column = derate && ke.fused ? column_reduction_fraction(members) : 1.0;
     const double mem_s = static_cast<double>(ke.bytes_loaded - ke.bytes_cached + ke.bytes_stored) /
                          (device_.bytes_per_second * (derate ? device_.memory_efficiency : 1.0) * column);
     double flop_s = 0;  // no FLOPs: memory time only, and no dtype read from the message
@@ -310,16 +310,19 @@ class PassCoster {
     return device_.atomic_add_seconds * static_cast<double>(numel_[n.positional_inputs.back()]);
   }
 
-  // Whether a reduction of the kernel reads rows of at most the device's
-  // Device::column_reduction bytes across rows (column_reduction.h).
-  bool short_column_reduction(std::span<const NodeId> members) const {
-    const uint64_t limit = device_.column_reduction.max_row_bytes;
-    if (limit == 0) return false;
-    return std::any_of(members.begin(), members.end(), [&](NodeId m) {
-      if (!f_.reduction[m]) return false;
-      const uint64_t row = column_reduction_row_bytes(g_, m);
-      return row > 0 && row <= limit;
-    });
+  // The fraction of the copy bandwidth the kernel's shortest reduction
+  // across rows allows (Device::column_reduction, column_reduction.h); 1
+  // without one.
+  double column_reduction_fraction(std::span<const NodeId> members) const {
+    const double overhead = device_.column_reduction.row_overhead_bytes;
+    if (overhead <= 0) return 1;
+    double fraction = 1;
+    for (NodeId m : members) {
+      if (!f_.reduction[m]) continue;
+      const auto row = static_cast<double>(column_reduction_row_bytes(g_, m));
+      if (row > 0) fraction = std::min(fraction, row / (row + overhead));
+    }
+    return fraction;
   }
 
   bool holds_reduction(std::span<const NodeId> members) const {

@@ -43,9 +43,8 @@ TEST_CASE("h100 and h200 carry their measured efficiencies; unmeasured presets a
   // Stems of 3 channels and per-channel statistics of few channels (device.cpp).
   CHECK(h100.narrow_conv.forward.seconds_per_element == 7.5e-12);
   CHECK(h100.narrow_conv.weight_gradient.flops_per_second == 64e12);
-  CHECK(h100.column_reduction.max_row_bytes == 128);
-  CHECK(h100.column_reduction.bandwidth_fraction == 0.6);
-  CHECK(h200.column_reduction.max_row_bytes == h100.column_reduction.max_row_bytes);
+  CHECK(h100.column_reduction.row_overhead_bytes == 64);
+  CHECK(h200.column_reduction.row_overhead_bytes == h100.column_reduction.row_overhead_bytes);
   // The same chip: the fused kernels' arithmetic, the cached rows and
   // attention's rates are the H200's.
   CHECK(h100.erf_seconds == h200.erf_seconds);
@@ -61,7 +60,7 @@ TEST_CASE("h100 and h200 carry their measured efficiencies; unmeasured presets a
     CHECK(pt::parse_device(name).depthwise.forward.flops_fraction == 1);
     CHECK(pt::parse_device(name).depthwise.weight_gradient.bandwidth_fraction == 1);
     CHECK_FALSE(pt::parse_device(name).narrow_conv.measured());
-    CHECK(pt::parse_device(name).column_reduction.max_row_bytes == 0);
+    CHECK(pt::parse_device(name).column_reduction.row_overhead_bytes == 0);
   }
 }
 
