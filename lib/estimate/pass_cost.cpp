@@ -10,6 +10,7 @@
 #include "prepare/cse_key.h"
 #include "estimate/attention_rate.h"
 #include "estimate/column_reduction.h"
+#include "estimate/convolution_time.h"
 #include "estimate/kernel_flops.h"
 #include "estimate/value_numel.h"
 
@@ -242,7 +243,7 @@ class PassCoster {
         const double peak = fp32 ? device_.fp32_flops_per_second : device_.flops_per_second;
         const double efficiency = is_convolution(op) ? device_.conv_efficiency : device_.matmul_efficiency;
         const double rate = peak * (derate ? efficiency : 1.0);
-        flop_s = is_convolution(op) ? convolution_seconds(roots.front(), ke.flops, rate)
+        flop_s = is_convolution(op) ? convolution_seconds(g_, roots.front(), ke.flops, rate, device_, o_)
                                     : static_cast<double>(ke.flops) / rate;
       }
     }
@@ -253,52 +254,6 @@ class PassCoster {
     for (NodeId c : closure) mark_[c] = kNone, demand_[c] = 0;
     for (NodeId x : loads) mark_[x] = kNone, demand_[x] = 0;
     return ke;
-  }
-
-  // A convolution's compute time, `flops` at `rate` as one kernel, unless it
-  // runs as cuDNN's kernels (kernel_flops.h's convolution_kernels), each
-  // bound by its work or its bytes, whichever is longer:
-  //   - a depthwise convolution, on the CUDA cores whatever the dtype, at
-  //     the device's rates per kernel (Device::depthwise); at the datasheet
-  //     peaks (apply_device_efficiency off), `flops` at the CUDA-core peak;
-  //   - a convolution_backward, one kernel per gradient
-  //     (BandwidthOptions::split_convolution_backward);
-  //   - a convolution of fewer than 8 input channels per group, no faster
-  //     than its elements and its FLOPs at the device's measured rates,
-  //     after the copy of its input padded to 8 channels
-  //     (Device::narrow_conv; off with the other efficiencies).
-  double convolution_seconds(NodeId op, double flops, double rate) const {
-    const bool derate = o_.apply_device_efficiency;
-    const bool depthwise = device_.vector_flops_per_second > 0 && is_depthwise_convolution(g_, op);
-    if (depthwise && !derate) return flops / device_.vector_flops_per_second;
-    const std::vector<ConvolutionWork> kernels = convolution_kernels(g_, op);
-    const bool narrow = derate && device_.narrow_conv.measured() &&
-                        std::any_of(kernels.begin(), kernels.end(), [](const auto& k) { return k.narrow; });
-    const bool split = o_.split_convolution_backward && g_[op].packet == "aten.convolution_backward";
-    if (kernels.empty() || !(depthwise || narrow || split)) {
-      return flops / (depthwise ? device_.vector_flops_per_second : rate);
-    }
-    const double bandwidth = device_.bytes_per_second * (derate ? device_.memory_efficiency : 1.0);
-    double seconds = 0;
-    for (const ConvolutionWork& k : kernels) {
-      double t = std::max(k.work / rate, k.bytes / bandwidth);
-      if (depthwise) {
-        const DepthwiseRate& r = k.kernel == ConvolutionKernel::Forward         ? device_.depthwise.forward
-                                 : k.kernel == ConvolutionKernel::InputGradient ? device_.depthwise.input_gradient
-                                                                                 : device_.depthwise.weight_gradient;
-        t = std::max(k.work / (device_.vector_flops_per_second * r.flops_fraction),
-                     k.bytes / (bandwidth * r.bandwidth_fraction));
-      }
-      if (k.narrow && derate && k.kernel != ConvolutionKernel::InputGradient) {
-        const NarrowKernelRate& n =
-            k.kernel == ConvolutionKernel::Forward ? device_.narrow_conv.forward : device_.narrow_conv.weight_gradient;
-        if (n.seconds_per_element > 0) t = std::max(t, k.elements * n.seconds_per_element);
-        if (n.flops_per_second > 0) t = std::max(t, k.work / n.flops_per_second);
-        if (n.seconds_per_element > 0 || n.flops_per_second > 0) t += k.pad_bytes / bandwidth;
-      }
-      seconds += t;
-    }
-    return seconds;
   }
 
   // ATen's index_add(self, dim, index, source) copies self, then adds each
