@@ -70,7 +70,9 @@ BandwidthEstimate estimate_passes(const Graph& prepared, const PartitionResult& 
   out.device = device;
   if (!o.apply_device_efficiency) {  // as costed
     out.device.memory_efficiency = out.device.matmul_efficiency = out.device.conv_efficiency = 1;
-    out.device.depthwise_conv_efficiency = 1;
+    out.device.depthwise = {};
+    out.device.narrow_conv = {};
+    out.device.column_reduction = {};
     out.device.atomic_add_seconds = 0;
     out.device.attention = {};
   }

@@ -54,6 +54,8 @@ void BandwidthOptions::set(std::string_view key, std::string_view value) {
     fuse_scatter_copies = parse_bool(key, value);
   } else if (key == "backward_order_from_tangents") {
     backward_order_from_tangents = parse_bool(key, value);
+  } else if (key == "split_convolution_backward") {
+    split_convolution_backward = parse_bool(key, value);
   } else if (key == "indexing_reads_selection") {
     indexing_reads_selection = parse_bool(key, value);
   } else if (key == "join_search_limit") {
@@ -86,7 +88,7 @@ std::vector<std::string> bandwidth_option_keys() {
           "cached_row_rereads",        "sources_live_to_readers", "write_in_place",
           "backward_order_from_tangents", "allocate_at_kernel_launch", "matmul_at_add",
           "padded_buffers",            "reuse_freed_buffers",     "fuse_scatter_copies",
-          "pointwise_tag_fuses",       "join_search_limit"};
+          "pointwise_tag_fuses",       "split_convolution_backward", "join_search_limit"};
 }
 
 }  // namespace pt

@@ -142,6 +142,17 @@ struct BandwidthOptions {
   // the copies of that buffer within 64 nodes and is allocated with the
   // first (estimate/peak_memory.cpp). Off: each at its own scatter.
   bool fuse_scatter_copies = true;
+  // A convolution_backward runs one kernel per gradient it returns (cuDNN's
+  // dgrad and wgrad, or cuBLAS's two GEMMs for a 1x1 convolution on
+  // channels-last tensors), each reading the output gradient: its time is
+  // the two kernels' times, each its FLOP term at the convolution rate or
+  // its bytes, whichever is longer (kernel_flops.h's convolution_kernels).
+  // As one kernel, a memory-bound backward read the output gradient once:
+  // MobileNetV3's and ResNet-50's 1x1 convolutions on few channels ran, in
+  // their profiles, as two GEMMs of the output gradient's size per backward
+  // (+0.2 ms of predicted step time for each; bf16, one H100). Off: one
+  // kernel of the node's loads, stores and FLOPs.
+  bool split_convolution_backward = true;
   // Nodes the cycle check of one join may visit; past it the node starts a
   // new kernel instead. Keeps the grouping near-linear on 10^5-node graphs
   // (the check is a backward search bounded by the kernel's first member).

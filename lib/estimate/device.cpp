@@ -22,8 +22,10 @@ struct Preset {
   AttentionRates attention{};
   double conv_efficiency = 1;
   double vector_flops_per_second = 0;
-  double depthwise_conv_efficiency = 1;
+  DepthwiseRates depthwise{};
   double atomic_add_seconds = 0;
+  NarrowConvolution narrow_conv{};
+  ColumnReduction column_reduction{};
 };
 
 // cuDNN attention (attention_rate.h), fitted to the H200's kernel times at
@@ -43,13 +45,55 @@ constexpr AttentionRates kHopperAttention = {
 constexpr double kHopperConvEfficiency = 0.30;
 
 // Depthwise convolutions on Hopper run on the CUDA cores (67e12 float32
-// FLOP/s on the SXM parts): cuDNN's depthwise kernels of a ConvNeXt-T step
-// (B=64, bf16, channels-last; conv2d/dgrad2d/wgrad2d_c1_k1_nhwc) took
-// 4.68 ms on one H100 for their 40.4 GFLOP (7x7 filters, counted per
-// group), 0.13 of that peak: forward 0.16, input gradient 0.08, weight
-// gradient 0.20. Off with the other efficiencies.
+// FLOP/s on the SXM parts), in three cuDNN kernels per layer: conv2d,
+// dgrad2d and wgrad2d_c1_k1_nhwc (kernel_flops.h's depthwise_kernels), each
+// bound by its work or by its bytes. Their work rates are ConvNeXt-T's
+// (B=64, bf16, channels-last, 7x7 filters, stride 1: 13.45 GFLOP per
+// direction, too many per byte to be bound by bytes) on one H100: forward
+// 1252 us (0.16 of the peak), input gradient 2415 us (0.083), weight
+// gradient 1008 us with its reduction kernel (0.20). Their bandwidth
+// fractions are MobileNetV3-Large's (B=128, bf16, channels-last, 3x3 and
+// 5x5 filters, 16-960 channels, four layers of stride 2), whose 3x3 layers
+// do 2-5 FLOP a byte: forward 641 us, where the work rate alone gives 438 us
+// (its bytes move at 0.58 of the copy bandwidth), weight gradient 1664 us
+// (0.195; two of its 16 calls, 870 us, are wgrad2d_grouped_direct). Its
+// input gradient, counted per input-gradient tap, ran at 5.77e12 FLOP/s
+// against ConvNeXt's 5.57e12: bound by its work, whose bandwidth fraction
+// is taken as the forward's. Off with the other efficiencies (then one
+// kernel of PyTorch's FLOPs at the peak).
 constexpr double kHopperVectorFlops = 67e12;
-constexpr double kHopperDepthwiseEfficiency = 0.13;
+constexpr DepthwiseRates kHopperDepthwise = {{0.16, 0.58}, {0.083, 0.58}, {0.20, 0.195}};
+
+// Convolutions of 3 input channels on Hopper (the stems of ResNet-50,
+// MobileNetV3-Large, ConvNeXt-T and ViT-B/16 on one H100): a tensor-core
+// tile's reduction axis is the filter's taps times 3 channels, and cuDNN's
+// kernels for them (sm80 fprop "wo_smem", convolve_common_engine_float_NHWC,
+// cutlass fprop and implicit-GEMM wgrad) run at about
+// 0.27e12 FLOP/s per unit of that axis, up to about 37e12 FLOP/s, in bf16
+// and fp32 alike, where the convolution rate charged them 300e12 (bf16).
+// That is, the least of: forward 7.6 and 7.1 ps per output element
+// (ResNet-50 bf16 and fp32, 7x7 stride 2, axis 147), 9.1 (MobileNetV3,
+// 3x3, axis 27), 6.9 (ConvNeXt, 4x4, axis 48); 38.7, 41.3 and 31.5e12
+// FLOP/s (ResNet-50 bf16, fp32, ViT's 16x16 patches, axis 768). Weight
+// gradient: 4.5, 4.8, 4.7 ps per output-gradient element (ConvNeXt 2.3),
+// 66, 62 and 94e12 FLOP/s (ResNet-50 bf16, fp32, ViT). Their 16-bit kernels
+// first copy the input padded to 8 channels (nhwcAddPaddingKernel, 56 and
+// 28 us a call on MobileNetV3 and ConvNeXt). Off with the other
+// efficiencies.
+constexpr NarrowConvolution kHopperNarrowConv = {{7.5e-12, 37e12}, {4.5e-12, 64e12}};
+
+// Per-channel reductions of channels-last activations on Hopper (BatchNorm
+// statistics and bias gradients; column_reduction.h), Inductor's kernels on
+// one H100, as fractions of the copy bandwidth by row length (channels x
+// item size): 128 bytes 0.64 (ResNet-50 bf16's stem statistics, 51.4M
+// elements) and 0.67 (MobileNetV3's 64 channels at 112x112); 192 bytes
+// 0.68 and 0.71 (ConvNeXt-T's bias gradients of 96 channels); 256 bytes
+// 0.89 and 0.82 (ResNet-50 fp32's 64-channel statistics); 512 bytes 0.93
+// (ResNet-50 bf16, 256 channels); 1024 bytes 0.94 (fp32, 256 channels).
+// R / (R + 64) gives 0.67, 0.75, 0.80, 0.89 and 0.94: each row read costs
+// about one 64-byte memory burst more than its bytes. Off with the other
+// efficiencies.
+constexpr ColumnReduction kHopperColumnReduction = {64};
 
 // ATen's index_add on Hopper (indexFuncLargeIndex): one scalar bfloat16
 // atomic add per source element, resolved at the L2. The MoE dispatch of
@@ -68,7 +112,8 @@ constexpr Preset kPresets[] = {
     // at 13.8 ms. The fused kernels' arithmetic floor and the cached rows are
     // the H200's (below): the same SMs and caches.
     {"h100", 3.35e12, 989e12, 494e12, 0.89, 0.62, 1.59e-12, 0.61e-12, 128 * 1024, kHopperAttention,
-     kHopperConvEfficiency, kHopperVectorFlops, kHopperDepthwiseEfficiency, kHopperAtomicAddSeconds},
+     kHopperConvEfficiency, kHopperVectorFlops, kHopperDepthwise, kHopperAtomicAddSeconds, kHopperNarrowConv,
+     kHopperColumnReduction},
     // Efficiencies measured on one H200 (docs/bandwidth_model.md, micro-benchmark):
     // the roofline at datasheet peaks under-predicted every recomputed matmul
     // by 1.6x (bf16) to 3.3x (TF32). Off: --bandwidth-option apply_device_efficiency=false.
@@ -87,7 +132,8 @@ constexpr Preset kPresets[] = {
     // +0.88 ms, where two DRAM passes predict +1.56.
     // Off: --bandwidth-option cached_row_rereads=false.
     {"h200", 4.8e12, 989e12, 494e12, 0.88, 0.62, 1.59e-12, 0.61e-12, 128 * 1024, kHopperAttention,
-     kHopperConvEfficiency, kHopperVectorFlops, kHopperDepthwiseEfficiency, kHopperAtomicAddSeconds},
+     kHopperConvEfficiency, kHopperVectorFlops, kHopperDepthwise, kHopperAtomicAddSeconds, kHopperNarrowConv,
+     kHopperColumnReduction},
     {"h200-measured", 4.2e12, 616e12, 300e12, 1, 1, 0, 0, 0, {}, 1, kHopperVectorFlops},
 };
 
@@ -109,7 +155,7 @@ Device parse_device(std::string_view text) {
       return {std::string(p.name),  p.bytes_per_second,  p.flops_per_second, p.fp32_flops_per_second,
               p.memory_efficiency, p.matmul_efficiency, p.erf_seconds,       p.exp_seconds,
               p.cached_row_bytes,  p.attention,         p.conv_efficiency,  p.vector_flops_per_second,
-              p.depthwise_conv_efficiency, p.atomic_add_seconds};
+              p.depthwise, p.atomic_add_seconds, p.narrow_conv, p.column_reduction};
     }
   }
   const auto colon = text.find(':');

@@ -10,6 +10,48 @@
 
 namespace pt {
 
+// How fast one of cuDNN's depthwise kernels runs (kernel_flops.h's
+// depthwise_kernels): its work at this fraction of the CUDA-core peak
+// (Device::vector_flops_per_second), its bytes at this fraction of the
+// achieved copy bandwidth (bytes_per_second x memory_efficiency), whichever
+// takes longer. 1, 1: not measured.
+struct DepthwiseRate {
+  double flops_fraction = 1;
+  double bandwidth_fraction = 1;
+};
+
+// One rate per kernel: the forward, the input gradient and the weight
+// gradient are different kernels (conv2d, dgrad2d and wgrad2d_c1_k1_nhwc on
+// Hopper) that reach different rates.
+struct DepthwiseRates {
+  DepthwiseRate forward, input_gradient, weight_gradient;
+};
+
+// Convolutions of fewer than 8 input channels per group (an image's colour
+// channels; kernel_flops.h's ConvolutionWork::narrow): one kernel takes at
+// least its elements (the forward's outputs, the output gradient a weight
+// gradient reads) at `seconds_per_element`, and at least its FLOPs at
+// `flops_per_second`. 0: not measured.
+struct NarrowKernelRate {
+  double seconds_per_element = 0;
+  double flops_per_second = 0;
+};
+struct NarrowConvolution {
+  NarrowKernelRate forward, weight_gradient;
+  bool measured() const {
+    return forward.seconds_per_element > 0 || forward.flops_per_second > 0 ||
+           weight_gradient.seconds_per_element > 0 || weight_gradient.flops_per_second > 0;
+  }
+};
+
+// Reductions across rows (column_reduction.h): a kernel holding one whose
+// rows are R contiguous bytes moves its bytes as if each row were
+// `row_overhead_bytes` longer, at R / (R + row_overhead_bytes) of the copy
+// bandwidth. 0: not measured.
+struct ColumnReduction {
+  double row_overhead_bytes = 0;
+};
+
 struct Device {
   std::string name;               // "h100", or the number as given
   double bytes_per_second = 0;    // HBM bandwidth
@@ -39,14 +81,19 @@ struct Device {
   double conv_efficiency = 1;
   // CUDA-core (non-tensor) float32 FMA peak, for convolutions too small a
   // matrix for tensor cores (depthwise, kernel_flops.h); 0: not known, they
-  // run at the convolution rate. With its efficiency, measured as
-  // conv_efficiency is (1: not measured).
+  // run at the convolution rate. With the rates its kernels reach, measured
+  // as conv_efficiency is.
   double vector_flops_per_second = 0;
-  double depthwise_conv_efficiency = 1;
+  DepthwiseRates depthwise;
   // Seconds per element that ATen's index_add adds into its output with a
   // scalar atomic (Inductor leaves aten.index_add to ATen), beyond the
   // kernel's bytes; 0: not measured, it costs its bytes only.
   double atomic_add_seconds = 0;
+  // Convolutions of too few input channels for the tensor cores
+  // (NarrowConvolution above); zeros: not measured.
+  NarrowConvolution narrow_conv;
+  // Short-row column reductions (ColumnReduction above).
+  ColumnReduction column_reduction;
 };
 
 // Presets (datasheet numbers, SXM parts; docs/design.md section 6):
@@ -68,7 +115,9 @@ struct Device {
 // or "<bytes-per-second>[:<flops-per-second>]" ("2e12", "2e12:400e12"); a bare
 // bandwidth keeps h100's peak FLOP/s; float32 runs at half the given rate.
 // CUDA-core float32 peaks (depthwise convolutions): a100 19.5e12, h100 and
-// h200 67e12; h100 and h200 reach 0.13 of it in cuDNN's depthwise kernels
+// h200 67e12; on h100 and h200 cuDNN's depthwise kernels reach 0.16
+// (forward), 0.083 (input gradient) and 0.20 (weight gradient) of it, or
+// move their bytes at 0.58, 0.58 and 0.195 of the copy bandwidth
 // (device.cpp).
 // Throws SettingsError for anything else.
 Device parse_device(std::string_view text);

@@ -45,24 +45,32 @@ constexpr int kBackwardTransposed = 7, kBackwardGroups = 9, kBackwardMask = 10;
 // output_padding, groups).
 constexpr int kForwardTransposed = 6, kForwardGroups = 8;
 
-bool weight_gradient_requested(const proto::Node& pn) {
+// Item `item` of a convolution_backward's output_mask (0 the input
+// gradient, 1 the weight's); nullopt where it is not a literal bool.
+std::optional<bool> gradient_requested(const proto::Node& pn, int item) {
   const proto::Arg* a = kBackwardMask < pn.args_size() ? &pn.args(kBackwardMask) : find_kwarg(pn, "output_mask");
-  if (!a || a->kind_case() != proto::Arg::kList || a->list().items_size() < 2) return false;
-  const proto::Arg& w = a->list().items(1);
-  return w.kind_case() == proto::Arg::kBool && w.bool_();
+  if (!a || a->kind_case() != proto::Arg::kList || a->list().items_size() <= item) return std::nullopt;
+  const proto::Arg& w = a->list().items(item);
+  if (w.kind_case() != proto::Arg::kBool) return std::nullopt;
+  return w.bool_();
 }
 
-// The weight gradient's FLOPs as PyTorch counts them (groups times too many).
-double counted_weight_gradient(const Graph& g, NodeId id, const proto::Node& pn) {
+// One gradient's FLOPs as PyTorch counts them (`input`: grad_input's, else
+// grad_weight's, which counts groups times the work), with that gradient's
+// shape from the node's tuple; 0 where a shape cannot be read.
+double counted_gradient_term(const Graph& g, NodeId id, bool input) {
+  const proto::Node& pn = g.record(id);
   const auto grad_out = input_shape(g, id, 0), x = input_shape(g, id, 1), w = input_shape(g, id, 2);
-  if (!grad_out || !x || !w || pn.val().kind_case() != proto::Value::kTuple || pn.val().tuple().items_size() < 2) {
+  const int item = input ? 0 : 1;
+  if (!grad_out || !x || !w || pn.val().kind_case() != proto::Value::kTuple || pn.val().tuple().items_size() <= item) {
     return 0;
   }
-  const auto grad_weight = tensor_shape(pn.val().tuple().items(1));
-  if (!grad_weight) return 0;
+  const auto grad = tensor_shape(pn.val().tuple().items(item));
+  if (!grad) return 0;
   try {
     return static_cast<double>(flops::conv_backward(*grad_out, *x, *w, bool_arg(pn, kBackwardTransposed, "transposed"),
-                                                    false, true, std::nullopt, grad_weight));
+                                                    input, !input, input ? grad : std::nullopt,
+                                                    input ? std::nullopt : grad));
   } catch (const std::invalid_argument&) {
     return 0;
   } catch (const std::overflow_error&) {
@@ -77,8 +85,8 @@ double kernel_flops(const Graph& g, NodeId id) {
   if (counted == 0 || g[id].packet != "aten.convolution_backward") return counted;
   const proto::Node& pn = g.record(id);
   const auto groups = int_arg(pn, kBackwardGroups, "groups");
-  if (!groups || *groups <= 1 || !weight_gradient_requested(pn)) return counted;
-  const double weight_term = counted_weight_gradient(g, id, pn);
+  if (!groups || *groups <= 1 || !gradient_requested(pn, 1).value_or(false)) return counted;
+  const double weight_term = counted_gradient_term(g, id, false);
   if (weight_term == 0 || weight_term > counted) return counted;
   return counted - weight_term + weight_term / static_cast<double>(*groups);
 }
@@ -93,6 +101,51 @@ bool is_depthwise_convolution(const Graph& g, NodeId id) {
   if (bool_arg(pn, backward ? kBackwardTransposed : kForwardTransposed, "transposed")) return false;
   const auto w = input_shape(g, id, backward ? 2 : 1);
   return w && w->size() >= 2 && (*w)[1] == 1;
+}
+
+std::vector<ConvolutionWork> convolution_kernels(const Graph& g, NodeId id) {
+  const Node& n = g[id];
+  const bool backward = n.packet == "aten.convolution_backward";
+  if (!backward && n.packet != "aten.convolution") return {};
+  const size_t weight_at = backward ? 2 : 1, x_at = backward ? 1 : 0;
+  const auto w = input_shape(g, id, weight_at);
+  if (!w || w->size() < 2) return {};
+  const proto::Node& pn = g.record(id);
+  const bool transposed = bool_arg(pn, backward ? kBackwardTransposed : kForwardTransposed, "transposed");
+  const NodeId x_node = n.positional_inputs[x_at];
+  const auto bytes_of = [&](NodeId v) { return static_cast<double>(g[v].size_bytes); };
+  const double x_bytes = bytes_of(x_node), weight_bytes = bytes_of(n.positional_inputs[weight_at]);
+  // Input channels per group: the weight's second axis (its first when
+  // transposed).
+  constexpr int64_t kTensorCoreChannels = 8;
+  const int64_t channels = transposed ? (*w)[0] : (*w)[1];
+  const bool narrow = channels < kTensorCoreChannels && !is_depthwise_convolution(g, id);
+  const double x_elements = static_cast<double>(g[x_node].numel);
+  const double pad_bytes =
+      narrow && channels > 0 && g[x_node].size_bytes == 2 * g[x_node].numel
+          ? x_bytes * (1 + static_cast<double>(kTensorCoreChannels) / static_cast<double>(channels))
+          : 0;
+  if (!backward) {
+    return {{ConvolutionKernel::Forward, kernel_flops(g, id), x_bytes + weight_bytes + bytes_of(id),
+             static_cast<double>(g[id].numel), narrow, pad_bytes}};
+  }
+  const bool depthwise = is_depthwise_convolution(g, id);
+  const double groups = static_cast<double>(int_arg(pn, kBackwardGroups, "groups").value_or(1));
+  const NodeId grad_out = n.positional_inputs[0];
+  const double grad_out_bytes = bytes_of(grad_out);
+  double taps = 1;
+  for (size_t i = 2; i < w->size(); ++i) taps *= static_cast<double>((*w)[i]);
+  std::vector<ConvolutionWork> out;
+  if (gradient_requested(pn, 0).value_or(true)) {
+    const double work = depthwise ? 2 * taps * x_elements : counted_gradient_term(g, id, true);
+    out.push_back({ConvolutionKernel::InputGradient, work, grad_out_bytes + weight_bytes + x_bytes, x_elements, narrow,
+                   pad_bytes});
+  }
+  if (gradient_requested(pn, 1).value_or(true)) {
+    out.push_back({ConvolutionKernel::WeightGradient, counted_gradient_term(g, id, false) / groups,
+                   grad_out_bytes + x_bytes + weight_bytes, static_cast<double>(g[grad_out].numel), narrow, pad_bytes});
+  }
+  return out;
 }
 
 }  // namespace pt

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "graph/graph.h"
 
@@ -24,5 +25,39 @@ double kernel_flops(const Graph& g, NodeId id);
 // the filter window alone, too small a matrix for tensor cores; cuDNN runs
 // it on the CUDA cores (its conv2d_c1_k1_nhwc kernels).
 bool is_depthwise_convolution(const Graph& g, NodeId id);
+
+// The kernels cuDNN runs for a convolution node, each with the work and
+// bytes it is timed by (pass_cost.cpp): a forward is one kernel, reading
+// the input and the weight and writing the output; a convolution_backward
+// runs one kernel per gradient its output_mask asks for, the input
+// gradient's (dgrad: reads the output gradient and the weight, writes the
+// input gradient) and the weight gradient's (wgrad: reads the output
+// gradient and the input, writes the weight gradient), so the output
+// gradient is read twice. Their work: PyTorch's FLOP terms (the weight
+// term per group, as kernel_flops), except for a depthwise convolution's
+// input gradient, whose kernel visits every filter tap for every
+// input-gradient element, 2 k^2 units each (k^2 the taps): s^2 times the
+// forward's FLOPs at stride s, of which only the taps that meet an output
+// contribute (MobileNetV3's dgrad kernels, four layers of stride 2, ran at
+// ConvNeXt-T's rate per unit counted so, at half of it per FLOP). Empty
+// for other nodes, or where shapes cannot be read.
+//
+// `narrow`: fewer than 8 input channels per group (an image's 3 colour
+// channels), too few for a tensor-core tile's reduction axis; such kernels
+// are bound by their output-side elements (Device::narrow_conv), and
+// cuDNN's 16-bit kernels first copy the input with its channels padded to 8
+// (`pad_bytes`, that copy's loads and stores). `elements`: the output
+// elements of a forward, the output-gradient elements a weight gradient
+// reads, the input-gradient elements an input gradient writes.
+enum class ConvolutionKernel { Forward, InputGradient, WeightGradient };
+struct ConvolutionWork {
+  ConvolutionKernel kernel;
+  double work = 0;   // FLOPs (above)
+  double bytes = 0;  // loaded and stored
+  double elements = 0;
+  bool narrow = false;
+  double pad_bytes = 0;
+};
+std::vector<ConvolutionWork> convolution_kernels(const Graph& g, NodeId id);
 
 }  // namespace pt

@@ -9,6 +9,8 @@
 #include "graph/dtype.h"
 #include "prepare/cse_key.h"
 #include "estimate/attention_rate.h"
+#include "estimate/column_reduction.h"
+#include "estimate/convolution_time.h"
 #include "estimate/kernel_flops.h"
 #include "estimate/value_numel.h"
 
@@ -217,8 +219,9 @@ class PassCoster {
     // fifth pass).
     if (!ke.fused) ke.flops = kernel_flops(g_, roots.front());  // 0: memory time only
     const bool derate = o_.apply_device_efficiency;
+    const double column = derate && ke.fused ? column_reduction_fraction(members) : 1.0;
     const double mem_s = static_cast<double>(ke.bytes_loaded - ke.bytes_cached + ke.bytes_stored) /
-                         (device_.bytes_per_second * (derate ? device_.memory_efficiency : 1.0));
+                         (device_.bytes_per_second * (derate ? device_.memory_efficiency : 1.0) * column);
     double flop_s = 0;  // no FLOPs: memory time only, and no dtype read from the message
     if (ke.flops > 0) {
       // float32 matmuls run on TF32 tensor cores, at half the bf16 rate.
@@ -237,13 +240,11 @@ class PassCoster {
         // 22.6 ms step short.
         const NodeId typed = op.dtype == 0 && !op.positional_inputs.empty() ? op.positional_inputs[0] : roots.front();
         const bool fp32 = g_[typed].dtype == kFloat32;
-        double peak = fp32 ? device_.fp32_flops_per_second : device_.flops_per_second;
-        double efficiency = is_convolution(op) ? device_.conv_efficiency : device_.matmul_efficiency;
-        if (device_.vector_flops_per_second > 0 && is_depthwise_convolution(g_, roots.front())) {
-          peak = device_.vector_flops_per_second;  // CUDA cores, whatever the dtype (kernel_flops.h)
-          efficiency = device_.depthwise_conv_efficiency;
-        }
-        flop_s = static_cast<double>(ke.flops) / (peak * (derate ? efficiency : 1.0));
+        const double peak = fp32 ? device_.fp32_flops_per_second : device_.flops_per_second;
+        const double efficiency = is_convolution(op) ? device_.conv_efficiency : device_.matmul_efficiency;
+        const double rate = peak * (derate ? efficiency : 1.0);
+        flop_s = is_convolution(op) ? convolution_seconds(g_, roots.front(), ke.flops, rate, device_, o_)
+                                    : static_cast<double>(ke.flops) / rate;
       }
     }
     ke.seconds = std::max(mem_s, flop_s);
@@ -262,6 +263,21 @@ class PassCoster {
     const Node& n = g_[op];
     if (device_.atomic_add_seconds <= 0 || n.packet != "aten.index_add" || n.positional_inputs.empty()) return 0;
     return device_.atomic_add_seconds * static_cast<double>(numel_[n.positional_inputs.back()]);
+  }
+
+  // The fraction of the copy bandwidth the kernel's shortest reduction
+  // across rows allows (Device::column_reduction, column_reduction.h); 1
+  // without one.
+  double column_reduction_fraction(std::span<const NodeId> members) const {
+    const double overhead = device_.column_reduction.row_overhead_bytes;
+    if (overhead <= 0) return 1;
+    double fraction = 1;
+    for (NodeId m : members) {
+      if (!f_.reduction[m]) continue;
+      const auto row = static_cast<double>(column_reduction_row_bytes(g_, m));
+      if (row > 0) fraction = std::min(fraction, row / (row + overhead));
+    }
+    return fraction;
   }
 
   bool holds_reduction(std::span<const NodeId> members) const {

@@ -96,7 +96,28 @@ class SiblingMerger {
   // A node the pass computes after its inputs: the search for a path
   // between two kernels follows these (an input of the pass, such as a
   // saved value, depends on nothing in it).
-  bool computed_in_pass(NodeId id) const { return in_pass(id) && f_.role[id] != NodeRole::Memory; }
+  bool computed_in_pass(NodeId id) const {
+    return in_pass(id) && (f_.role[id] != NodeRole::Memory || item_computed_in_pass(id));
+  }
+
+  // Whether `id` is an item of a tuple the pass computes (var_mean's mean
+  // and variance, an attention's output and statistics). The grouping gives
+  // such a getitem the role Memory, as its readers load it, yet it depends
+  // on its op: missed, a path from a LayerNorm's statistics through the
+  // attention to the next LayerNorm was cut there, and the two LayerNorms'
+  // reductions merged into one kernel.
+  bool item_computed_in_pass(NodeId id) const {
+    if (g_[id].packet != "operator.getitem") return false;
+    const NodeId base = view_base(g_[id]);
+    return base != kNoNode && in_pass(base) && f_.role[base] != NodeRole::Memory;
+  }
+
+  // The fused node whose tuple getitem `id` takes, else kNoNode.
+  NodeId item_of_fused(NodeId id) const {
+    if (!item_computed_in_pass(id)) return kNoNode;
+    const NodeId base = view_base(g_[id]);
+    return f_.role[base] == NodeRole::Fused ? base : kNoNode;
+  }
 
   // The buffer reading `x` loads into kernel k: x itself when it is in
   // memory (an input, a non-fusible op's output, another kernel's reduction
@@ -201,6 +222,8 @@ class SiblingMerger {
     for (NodeId m : members(a)) {
       for (NodeId x : g_[m].inputs) {
         if (root_[x] == b && f_.reduction[x]) return true;  // root_ >= 0: a Fused node of the pass
+        const NodeId item_of = in_pass(x) ? item_of_fused(x) : kNoNode;
+        if (item_of != kNoNode && root_[item_of] == b && f_.reduction[item_of]) return true;
       }
     }
     return false;

@@ -316,6 +316,34 @@ TEST_CASE("kernels do not merge when one depends on the other through a third ke
   CHECK(merged.bytes_loaded == estimate_all(g, without_merging()).bytes_loaded);
 }
 
+TEST_CASE("a kernel that reads a reduction's tuple items does not merge with that reduction's kernel") {
+  // A normalization: var_mean over rows, then (x - mean) * var in a kernel
+  // of its own that reads x again; a matmul of it and a second var_mean of
+  // its sum with x. The getitems of var_mean stand in memory for their
+  // readers, yet depend on it: the normalization may not join var_mean's
+  // kernel, nor the second reduction the first's (a path through the
+  // matmul).
+  GraphBuilder b;
+  b.input("x", {64, 128});
+  b.input("w", {128, 128});
+  b.tuple_op("vm", "aten.var_mean.correction", {"x"}, {{64, 1}, {64, 1}}, "float32", {"reduction"});
+  b.item("var", "vm", 0, {64, 1});
+  b.item("mean", "vm", 1, {64, 1});
+  b.op("sub", "aten.sub.Tensor", {"x", "mean"}, {64, 128});
+  b.op("y", "aten.mul.Tensor", {"sub", "var"}, {64, 128});
+  b.op("mm", "aten.mm.default", {"y", "w"}, {64, 128});
+  b.op("h", "aten.add.Tensor", {"mm", "x"}, {64, 128});
+  b.tuple_op("vm2", "aten.var_mean.correction", {"h"}, {{64, 1}, {64, 1}}, "float32", {"reduction"});
+  b.item("var2", "vm2", 0, {64, 1});
+  const Graph g = b.build({"var2"});
+  const PassEstimate merged = estimate_all(g);
+  const PassEstimate apart = estimate_all(g, without_merging());
+  // var_mean, the normalization, the matmul, the second var_mean.
+  CHECK(merged.kernels.size() == 4);
+  CHECK(merged.bytes_loaded == apart.bytes_loaded);
+  CHECK(merged.bytes_loaded >= 3 * 64 * 128 * 4);  // x by both var_means' kernels and the normalization
+}
+
 TEST_CASE("kernels far apart merge only when the recomputation runs next to its reader") {
   // 300 nodes between relu and its matmul reader: too far apart in graph
   // order, next to the mul once relu is known to be recomputed (PyTorch

@@ -32,6 +32,19 @@ TEST_CASE("h100 and h200 carry their measured efficiencies; unmeasured presets a
   CHECK(h100.matmul_efficiency == 0.62);
   CHECK(h100.conv_efficiency == 0.30);
   CHECK(h200.conv_efficiency == 0.30);
+  // Depthwise kernels (device.cpp): ConvNeXt-T's work rates, MobileNetV3's
+  // bandwidth fractions, one pair per kernel.
+  CHECK(h100.depthwise.forward.flops_fraction == 0.16);
+  CHECK(h100.depthwise.input_gradient.flops_fraction == 0.083);
+  CHECK(h100.depthwise.weight_gradient.flops_fraction == 0.20);
+  CHECK(h100.depthwise.forward.bandwidth_fraction == 0.58);
+  CHECK(h100.depthwise.weight_gradient.bandwidth_fraction == 0.195);
+  CHECK(h200.depthwise.input_gradient.flops_fraction == h100.depthwise.input_gradient.flops_fraction);
+  // Stems of 3 channels and per-channel statistics of few channels (device.cpp).
+  CHECK(h100.narrow_conv.forward.seconds_per_element == 7.5e-12);
+  CHECK(h100.narrow_conv.weight_gradient.flops_per_second == 64e12);
+  CHECK(h100.column_reduction.row_overhead_bytes == 64);
+  CHECK(h200.column_reduction.row_overhead_bytes == h100.column_reduction.row_overhead_bytes);
   // The same chip: the fused kernels' arithmetic, the cached rows and
   // attention's rates are the H200's.
   CHECK(h100.erf_seconds == h200.erf_seconds);
@@ -44,6 +57,10 @@ TEST_CASE("h100 and h200 carry their measured efficiencies; unmeasured presets a
     CHECK(pt::parse_device(name).memory_efficiency == 1);
     CHECK(pt::parse_device(name).matmul_efficiency == 1);
     CHECK(pt::parse_device(name).conv_efficiency == 1);
+    CHECK(pt::parse_device(name).depthwise.forward.flops_fraction == 1);
+    CHECK(pt::parse_device(name).depthwise.weight_gradient.bandwidth_fraction == 1);
+    CHECK_FALSE(pt::parse_device(name).narrow_conv.measured());
+    CHECK(pt::parse_device(name).column_reduction.row_overhead_bytes == 0);
   }
 }
 

@@ -1,39 +1,15 @@
 // The roofline's FLOPs of convolutions (estimate/kernel_flops.h): PyTorch's
 // count where it is the work done, the grouped weight gradient divided by
-// `groups`, and the rate they run at; expected numbers worked out by hand.
+// `groups`, and the kernels cuDNN runs; expected numbers worked out by hand.
 #include <doctest/doctest.h>
 
 #include <string>
 
 #include "analysis/runtime_estimate.h"
-#include "estimate/bandwidth_model.h"
+#include "estimate/conv_graphs.h"
 #include "estimate/kernel_flops.h"
-#include "report/graph_builder.h"
-#include "support/op_graph.h"
 
-using namespace pt::test;  // Input, node_args, one_op_graph, tensor_val, tuple_val
-
-namespace {
-
-// stride 1, padding 1, dilation 1, not transposed, no output padding, `groups`.
-std::string conv_tail(int groups) {
-  return R"(args { list { items { int: 1 } items { int: 1 } } } args { list { items { int: 1 } items { int: 1 } } }
-            args { list { items { int: 1 } items { int: 1 } } } args { bool: false }
-            args { list { items { int: 0 } items { int: 0 } } } args { int: )" +
-         std::to_string(groups) + " }";
-}
-
-// convolution_backward of x [2,4,5,5] with weight `w`, grad_input and
-// grad_weight requested.
-pt::Graph conv_backward(const std::vector<int64_t>& w, int groups) {
-  const std::vector<Input> in = {{"go", {2, 4, 5, 5}}, {"x", {2, 4, 5, 5}}, {"w", w}};
-  return one_op_graph(in, "aten.convolution_backward.default",
-                      node_args({"go", "x", "w"}) + "args { list { items { int: 4 } } } " + conv_tail(groups) +
-                          " args { list { items { bool: true } items { bool: true } items { bool: false } } }",
-                      tuple_val({{2, 4, 5, 5}, w, {}}));
-}
-
-}  // namespace
+using namespace pt::test;  // conv_backward, conv_tail, Input, node_args, one_op_graph, tensor_val
 
 TEST_CASE("a depthwise weight gradient counts its own channel pairs, not every pair") {
   // Depthwise 3x3 (groups 4, w [4,1,3,3]) on 2 x 4 x 5 x 5:
@@ -71,20 +47,28 @@ TEST_CASE("a depthwise forward convolution is depthwise; its count is PyTorch's"
   CHECK(pt::is_depthwise_convolution(g, op));
 }
 
-namespace {
-
-// Bytes cost nothing (1e18 B/s): a kernel's time is its FLOPs at the rate
-// it runs at. bf16 1e12, float32 (TF32) 5e11, CUDA cores 1e11 FLOP/s.
-double seconds_of(const pt::Graph& g) {
-  pt::Device d{"test", 1e18, 1e12, 5e11};
-  d.vector_flops_per_second = 1e11;
-  return pt::estimate_pass(g, pt::test::whole_pass(g), g.outputs, pt::OpClasses::pytorch_defaults(), d).seconds;
-}
-
-}  // namespace
-
-TEST_CASE("a float32 convolution_backward runs at the TF32 rate, a depthwise one on the CUDA cores") {
-  // The tuple has no dtype of its own: its float32 inputs make it TF32.
-  CHECK(seconds_of(conv_backward({4, 4, 3, 3}, 1)) == doctest::Approx(28800 / 5e11));
-  CHECK(seconds_of(conv_backward({4, 1, 3, 3}, 4)) == doctest::Approx(7200 / 1e11));
+TEST_CASE("a depthwise backward is two kernels; the input gradient visits every tap of every input element") {
+  // 3x3, stride 2: x [2,4,5,5] (200 elements), grad_output [2,4,3,3] (72).
+  // The weight gradient does 2 * 9 * 72 = 1296 FLOPs, the forward's count;
+  // the input gradient 2 * 9 * 200 = 3600 units, about s^2 = 4 times it.
+  const pt::Graph g = conv_backward({4, 1, 3, 3}, 4, 2, {2, 4, 3, 3});
+  const auto kernels = pt::convolution_kernels(g, g.find("op"));
+  REQUIRE(kernels.size() == 2);
+  CHECK(kernels[0].kernel == pt::ConvolutionKernel::InputGradient);
+  CHECK(kernels[0].work == 3600);
+  CHECK(kernels[0].bytes == 4 * (72 + 36 + 200));  // reads grad_output and w, writes grad_input (float32)
+  CHECK(kernels[1].kernel == pt::ConvolutionKernel::WeightGradient);
+  CHECK(kernels[1].work == 1296);
+  CHECK(kernels[1].bytes == 4 * (72 + 200 + 36));  // reads grad_output and x, writes grad_weight
+  // Only the weight gradient asked for: one kernel.
+  const pt::Graph weight_only = conv_backward({4, 1, 3, 3}, 4, 2, {2, 4, 3, 3}, false);
+  const auto one = pt::convolution_kernels(weight_only, weight_only.find("op"));
+  REQUIRE(one.size() == 1);
+  CHECK(one[0].kernel == pt::ConvolutionKernel::WeightGradient);
+  // Dense: the same two kernels, each PyTorch's FLOP term (2*2*4*4*9*25 = 14400).
+  const pt::Graph dense = conv_backward({4, 4, 3, 3}, 1);
+  const auto both = pt::convolution_kernels(dense, dense.find("op"));
+  REQUIRE(both.size() == 2);
+  CHECK(both[0].work == 14400);
+  CHECK(both[1].work == 14400);
 }

@@ -30,14 +30,46 @@ class GraphBuilder {
     return *this;
   }
 
+  // A placeholder with explicit strides (a channels-last activation).
+  GraphBuilder& strided_input(const std::string& name, const std::vector<int64_t>& shape,
+                              const std::vector<int64_t>& stride, const std::string& dtype = "float32") {
+    text_ += "nodes { name: \"" + name + "\" op: \"placeholder\" target: \"" + name + "\" " +
+             val(shape, dtype, stride) + " partitioner_tag: \"is_forward\" }\n";
+    return *this;
+  }
+
   GraphBuilder& op(const std::string& name, const std::string& target, const std::vector<std::string>& args,
                    const std::vector<int64_t>& shape, const std::string& dtype = "float32",
-                   const std::vector<std::string>& tags = {}, const std::string& extra_args = "") {
+                   const std::vector<std::string>& tags = {}, const std::string& extra_args = "",
+                   const std::vector<int64_t>& stride = {}) {
     text_ += "nodes { name: \"" + name + "\" op: \"call_function\" target: \"" + target + "\" ";
     for (const auto& a : args) text_ += "args { node: \"" + a + "\" } ";
-    text_ += extra_args + " " + val(shape, dtype);
+    text_ += extra_args + " " + val(shape, dtype, stride);
     for (const auto& t : tags) text_ += " op_tags: \"" + t + "\"";
     text_ += " }\n";
+    return *this;
+  }
+
+  // A multi-output op (var_mean): one tensor of `item_shapes[i]` per item,
+  // read through item().
+  GraphBuilder& tuple_op(const std::string& name, const std::string& target, const std::vector<std::string>& args,
+                         const std::vector<std::vector<int64_t>>& item_shapes, const std::string& dtype = "float32",
+                         const std::vector<std::string>& tags = {}) {
+    text_ += "nodes { name: \"" + name + "\" op: \"call_function\" target: \"" + target + "\" ";
+    for (const auto& a : args) text_ += "args { node: \"" + a + "\" } ";
+    text_ += "val { tuple {";
+    for (const auto& shape : item_shapes) text_ += " items { " + tensor(shape, dtype) + " }";
+    text_ += " } }";
+    for (const auto& t : tags) text_ += " op_tags: \"" + t + "\"";
+    text_ += " }\n";
+    return *this;
+  }
+
+  // operator.getitem of item `index` of tuple_op `tuple`.
+  GraphBuilder& item(const std::string& name, const std::string& tuple, int index, const std::vector<int64_t>& shape,
+                     const std::string& dtype = "float32") {
+    text_ += "nodes { name: \"" + name + "\" op: \"call_function\" target: \"operator.getitem\" args { node: \"" +
+             tuple + "\" } args { int: " + std::to_string(index) + " } " + val(shape, dtype) + " }\n";
     return *this;
   }
 
@@ -57,10 +89,21 @@ class GraphBuilder {
   }
 
  private:
-  static std::string val(const std::vector<int64_t>& shape, const std::string& dtype) {
-    std::string dims;
-    for (size_t i = 0; i < shape.size(); ++i) dims += (i ? ", " : "") + std::to_string(shape[i]);
-    return "val { tensor { shape: [" + dims + "] dtype: \"" + dtype + "\" device: \"cuda:0\" } }";
+  static std::string val(const std::vector<int64_t>& shape, const std::string& dtype,
+                         const std::vector<int64_t>& stride = {}) {
+    return "val { " + tensor(shape, dtype, stride) + " }";
+  }
+
+  // `stride` empty: none recorded (contiguous).
+  static std::string tensor(const std::vector<int64_t>& shape, const std::string& dtype,
+                            const std::vector<int64_t>& stride = {}) {
+    auto list = [](const std::vector<int64_t>& v) {
+      std::string text;
+      for (size_t i = 0; i < v.size(); ++i) text += (i ? ", " : "") + std::to_string(v[i]);
+      return text;
+    };
+    return "tensor { shape: [" + list(shape) + "] dtype: \"" + dtype + "\" device: \"cuda:0\"" +
+           (stride.empty() ? "" : " stride: [" + list(stride) + "]") + " }";
   }
 
   std::string text_;

@@ -1,0 +1,75 @@
+#include "estimate/column_reduction.h"
+
+#include <algorithm>
+#include <numeric>
+#include <string_view>
+#include <vector>
+
+namespace pt {
+
+namespace {
+
+// Reductions whose second argument lists the reduced dimensions.
+constexpr std::string_view kReductionsOverDims[] = {
+    "aten.sum", "aten.mean", "aten.var_mean", "aten.var", "aten.amax", "aten.amin",
+};
+
+// The reduced dimensions of `pn` (its second argument, an int or a list),
+// made non-negative; empty when not literal.
+std::vector<int64_t> reduced_dims(const proto::Node& pn, int64_t rank) {
+  std::vector<int64_t> dims;
+  if (pn.args_size() < 2) return dims;
+  const proto::Arg& a = pn.args(1);
+  if (a.kind_case() == proto::Arg::kInt) {
+    dims.push_back(a.int_());
+  } else if (a.kind_case() == proto::Arg::kList) {
+    for (const proto::Arg& item : a.list().items()) {
+      if (item.kind_case() != proto::Arg::kInt) return {};
+      dims.push_back(item.int_());
+    }
+  }
+  for (int64_t& d : dims) d = d < 0 ? d + rank : d;
+  return dims;
+}
+
+}  // namespace
+
+uint64_t column_reduction_row_bytes(const Graph& g, NodeId id) {
+  const Node& n = g[id];
+  if (std::find(std::begin(kReductionsOverDims), std::end(kReductionsOverDims), n.packet) ==
+          std::end(kReductionsOverDims) ||
+      n.positional_inputs.empty()) {
+    return 0;
+  }
+  const NodeId input = n.positional_inputs[0];
+  const proto::Value& v = g.record(input).val();
+  if (v.kind_case() != proto::Value::kTensor) return 0;
+  const auto& shape = v.tensor().shape();
+  const auto& stride = v.tensor().stride();
+  const auto rank = static_cast<int64_t>(shape.size());
+  const std::vector<int64_t> dims = reduced_dims(g.record(id), rank);
+  if (dims.empty() || rank == 0) return 0;
+  // Axes from the innermost out (contiguous order without strides).
+  std::vector<int64_t> order(static_cast<size_t>(rank));
+  std::iota(order.rbegin(), order.rend(), 0);
+  if (stride.size() == shape.size()) {
+    std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) { return stride[a] < stride[b]; });
+  }
+  int64_t extent = 1;
+  for (int64_t d : order) {
+    if (shape[d] == 1) continue;
+    if (std::find(dims.begin(), dims.end(), d) != dims.end()) break;
+    if (stride.size() == shape.size() && stride[d] != extent) break;
+    extent *= shape[d];
+  }
+  if (extent == 1) return 0;  // the innermost axis is reduced
+  // The item size of what the kernel loads: through an upcast to the buffer.
+  NodeId source = input;
+  while (g[source].packet == "prims.convert_element_type" && !g[source].positional_inputs.empty()) {
+    source = g[source].positional_inputs[0];
+  }
+  if (g[source].numel == 0) return 0;
+  return static_cast<uint64_t>(extent) * (g[source].size_bytes / g[source].numel);
+}
+
+}  // namespace pt

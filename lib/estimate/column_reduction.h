@@ -1,0 +1,25 @@
+// Reductions across rows, for the bandwidth model's time of the kernels
+// that hold them (pass_cost.cpp, Device::column_reduction): a reduction that
+// keeps its input's innermost (stride-1) axis sums, for each output, elements
+// that lie a row apart in memory. A per-channel statistic of a channels-last
+// activation is one (BatchNorm's mean and variance, and its backward's sums,
+// over N, H and W for each channel C): each row is C contiguous elements,
+// and Inductor's kernels for few channels read those short rows well below
+// the copy bandwidth (device.cpp says how far).
+#pragma once
+
+#include <cstdint>
+
+#include "graph/graph.h"
+
+namespace pt {
+
+// The contiguous bytes of each row that reduction `id` keeps whole: the
+// innermost axes of its input that it does not reduce, as far as they are
+// contiguous, times the item size of the tensor it reads from memory (an
+// upcast to float32 inside the kernel looked through). 0 when `id` reduces
+// its input's innermost axis, reduces every axis, or is no reduction over
+// listed dimensions.
+uint64_t column_reduction_row_bytes(const Graph& g, NodeId id);
+
+}  // namespace pt

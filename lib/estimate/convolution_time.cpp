@@ -1,0 +1,60 @@
+#include "estimate/convolution_time.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "estimate/kernel_flops.h"
+
+namespace pt {
+
+namespace {
+
+const DepthwiseRate& depthwise_rate(const Device& device, ConvolutionKernel k) {
+  return k == ConvolutionKernel::Forward         ? device.depthwise.forward
+         : k == ConvolutionKernel::InputGradient ? device.depthwise.input_gradient
+                                                 : device.depthwise.weight_gradient;
+}
+
+// Kernel `k` of a narrow convolution at the device's measured rates: no
+// faster than its elements and its FLOPs, after its padding copy. Input
+// gradients were not measured: their time stands.
+double narrow_seconds(const ConvolutionWork& k, double t, const Device& device, double bandwidth) {
+  if (k.kernel == ConvolutionKernel::InputGradient) return t;
+  const NarrowKernelRate& n =
+      k.kernel == ConvolutionKernel::Forward ? device.narrow_conv.forward : device.narrow_conv.weight_gradient;
+  if (n.seconds_per_element <= 0 && n.flops_per_second <= 0) return t;
+  if (n.seconds_per_element > 0) t = std::max(t, k.elements * n.seconds_per_element);
+  if (n.flops_per_second > 0) t = std::max(t, k.work / n.flops_per_second);
+  return t + k.pad_bytes / bandwidth;
+}
+
+}  // namespace
+
+double convolution_seconds(const Graph& g, NodeId op, double flops, double rate, const Device& device,
+                           const BandwidthOptions& o) {
+  const bool derate = o.apply_device_efficiency;
+  const bool depthwise = device.vector_flops_per_second > 0 && is_depthwise_convolution(g, op);
+  if (depthwise && !derate) return flops / device.vector_flops_per_second;
+  const std::vector<ConvolutionWork> kernels = convolution_kernels(g, op);
+  const bool narrow = derate && device.narrow_conv.measured() &&
+                      std::any_of(kernels.begin(), kernels.end(), [](const auto& k) { return k.narrow; });
+  const bool split = o.split_convolution_backward && g[op].packet == "aten.convolution_backward";
+  if (kernels.empty() || !(depthwise || narrow || split)) {
+    return flops / (depthwise ? device.vector_flops_per_second : rate);
+  }
+  const double bandwidth = device.bytes_per_second * (derate ? device.memory_efficiency : 1.0);
+  double seconds = 0;
+  for (const ConvolutionWork& k : kernels) {
+    double t = std::max(k.work / rate, k.bytes / bandwidth);
+    if (depthwise) {
+      const DepthwiseRate& r = depthwise_rate(device, k.kernel);
+      t = std::max(k.work / (device.vector_flops_per_second * r.flops_fraction),
+                   k.bytes / (bandwidth * r.bandwidth_fraction));
+    }
+    if (k.narrow && narrow) t = narrow_seconds(k, t, device, bandwidth);
+    seconds += t;
+  }
+  return seconds;
+}
+
+}  // namespace pt

@@ -1,0 +1,31 @@
+// The compute time of a convolution node (aten.convolution or
+// convolution_backward) on a device, for the bandwidth model's roofline
+// (pass_cost.cpp): as the kernels cuDNN runs for it (kernel_flops.h's
+// convolution_kernels), each bound by its work or its bytes, whichever is
+// longer, where the device or the options say how they differ from one
+// kernel of the node's FLOPs at the convolution rate:
+//   - a depthwise convolution runs on the CUDA cores whatever the dtype, at
+//     the device's rates per kernel (Device::depthwise); at the datasheet
+//     peaks (apply_device_efficiency off), its FLOPs at the CUDA-core peak;
+//   - a convolution_backward runs one kernel per gradient, each reading
+//     the output gradient (BandwidthOptions::split_convolution_backward);
+//   - a convolution of fewer than 8 input channels per group is no faster
+//     than its elements and its FLOPs at the device's measured rates, after
+//     the copy of its 16-bit input padded to 8 channels
+//     (Device::narrow_conv; off with the other efficiencies).
+#pragma once
+
+#include "estimate/bandwidth_options.h"
+#include "estimate/device.h"
+#include "graph/graph.h"
+
+namespace pt {
+
+// Seconds of convolution `op`'s compute: `flops` at `rate` (the device's
+// convolution rate for its dtype, derated unless apply_device_efficiency is
+// off) as one kernel, or its kernels' times as above. The caller takes the
+// larger of this and the node's bytes.
+double convolution_seconds(const Graph& g, NodeId op, double flops, double rate, const Device& device,
+                           const BandwidthOptions& o);
+
+}  // namespace pt

@@ -1,0 +1,68 @@
+// Reductions across rows (estimate/column_reduction.h) and the time of the
+// kernels that hold one of short rows.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "estimate/bandwidth_model.h"
+#include "estimate/column_reduction.h"
+#include "report/graph_builder.h"
+
+namespace {
+
+using pt::test::GraphBuilder;
+
+std::string dims(std::initializer_list<int> ds) {
+  std::string text = "args { list {";
+  for (int d : ds) text += " items { int: " + std::to_string(d) + " }";
+  return text + " } }";
+}
+
+}  // namespace
+
+TEST_CASE("a per-channel sum of a channels-last activation keeps rows of its channels") {
+  // [2, 8, 3, 3] bfloat16, channels-last: channels contiguous, 16-byte rows.
+  GraphBuilder b;
+  b.strided_input("x", {2, 8, 3, 3}, {72, 1, 24, 8}, "bfloat16");
+  b.op("per_channel", "aten.sum.dim_IntList", {"x"}, {8}, "bfloat16", {"reduction"}, dims({0, 2, 3}));
+  b.op("per_pixel", "aten.sum.dim_IntList", {"x"}, {2, 3, 3}, "bfloat16", {"reduction"}, dims({1}));
+  b.op("upcast", "prims.convert_element_type.default", {"x"}, {2, 8, 3, 3}, "float32", {},
+       "args { dtype: \"float32\" }", {72, 1, 24, 8});
+  b.op("upcast_sum", "aten.sum.dim_IntList", {"upcast"}, {8}, "float32", {"reduction"}, dims({0, 2, 3}));
+  const pt::Graph g = b.build({"per_channel", "per_pixel", "upcast_sum"});
+  CHECK(pt::column_reduction_row_bytes(g, g.find("per_channel")) == 8 * 2);
+  CHECK(pt::column_reduction_row_bytes(g, g.find("per_pixel")) == 0);  // along the innermost axis
+  // The kernel reads the bfloat16 buffer; its float32 upcast is computed inside.
+  CHECK(pt::column_reduction_row_bytes(g, g.find("upcast_sum")) == 8 * 2);
+  CHECK(pt::column_reduction_row_bytes(g, g.find("upcast")) == 0);  // no reduction
+}
+
+TEST_CASE("without strides an input is contiguous: a sum over its first axis keeps whole rows") {
+  GraphBuilder b;
+  b.input("x", {4, 3, 6});
+  b.op("columns", "aten.sum.dim_IntList", {"x"}, {3, 6}, "float32", {"reduction"}, dims({0}));
+  b.op("all", "aten.sum.dim_IntList", {"x"}, {1}, "float32", {"reduction"}, dims({0, 1, 2}));
+  b.op("rows", "aten.sum.dim_IntList", {"x"}, {4, 3}, "float32", {"reduction"}, dims({-1}));
+  const pt::Graph g = b.build({"columns", "all", "rows"});
+  CHECK(pt::column_reduction_row_bytes(g, g.find("columns")) == 3 * 6 * 4);
+  CHECK(pt::column_reduction_row_bytes(g, g.find("all")) == 0);
+  CHECK(pt::column_reduction_row_bytes(g, g.find("rows")) == 0);
+}
+
+TEST_CASE("a kernel holding a reduction across rows moves its bytes as if each row were longer") {
+  GraphBuilder b;
+  b.strided_input("x", {2, 8, 3, 3}, {72, 1, 24, 8}, "bfloat16");
+  b.op("s", "aten.sum.dim_IntList", {"x"}, {8}, "bfloat16", {"reduction"}, dims({0, 2, 3}));
+  const pt::Graph g = b.build({"s"});
+  pt::Device d{"test", 1e9, 1e15, 1e15};
+  const auto ops = pt::OpClasses::pytorch_defaults();
+  const pt::Subgraph pass = pt::test::whole_pass(g);
+  const pt::PassEstimate plain = pt::estimate_pass(g, pass, g.outputs, ops, d);
+  CHECK(plain.seconds == doctest::Approx((288 + 16) / 1e9));
+  // 16-byte rows, 48 bytes more each: a quarter of the bandwidth.
+  d.column_reduction = {48};
+  CHECK(pt::estimate_pass(g, pass, g.outputs, ops, d).seconds == doctest::Approx(4 * plain.seconds));
+  pt::BandwidthOptions peaks;
+  peaks.apply_device_efficiency = false;
+  CHECK(pt::estimate_pass(g, pass, g.outputs, ops, d, peaks).seconds == doctest::Approx(plain.seconds));
+}

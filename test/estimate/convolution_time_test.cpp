@@ -1,0 +1,105 @@
+// The compute time of convolutions (estimate/convolution_time.h): the rate
+// each runs at, depthwise kernels at their own rates, a backward's two
+// kernels, stems of few channels; expected numbers worked out by hand.
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "estimate/bandwidth_model.h"
+#include "estimate/conv_graphs.h"
+#include "estimate/kernel_flops.h"
+#include "report/graph_builder.h"
+
+using namespace pt::test;  // conv_backward, conv_tail, Input, node_args, one_op_graph, tensor_val
+
+namespace {
+
+// Bytes cost nothing (1e18 B/s): a kernel's time is its FLOPs at the rate
+// it runs at. bf16 1e12, float32 (TF32) 5e11, CUDA cores 1e11 FLOP/s.
+double seconds_of(const pt::Graph& g) {
+  pt::Device d{"test", 1e18, 1e12, 5e11};
+  d.vector_flops_per_second = 1e11;
+  return pt::estimate_pass(g, pt::test::whole_pass(g), g.outputs, pt::OpClasses::pytorch_defaults(), d).seconds;
+}
+
+}  // namespace
+
+TEST_CASE("a float32 convolution_backward runs at the TF32 rate, a depthwise one on the CUDA cores") {
+  // The tuple has no dtype of its own: its float32 inputs make it TF32.
+  CHECK(seconds_of(conv_backward({4, 4, 3, 3}, 1)) == doctest::Approx(28800 / 5e11));
+  CHECK(seconds_of(conv_backward({4, 1, 3, 3}, 4)) == doctest::Approx(7200 / 1e11));
+}
+
+TEST_CASE("each depthwise kernel takes its work at its rate or its bytes at its bandwidth, whichever is longer") {
+  const pt::Graph g = conv_backward({4, 1, 3, 3}, 4, 2, {2, 4, 3, 3});
+  pt::Device d{"test", 1e18, 1e12, 5e11};
+  d.vector_flops_per_second = 1e11;
+  d.depthwise = {{1, 1}, {0.5, 1}, {0.25, 1}};
+  const auto ops = pt::OpClasses::pytorch_defaults();
+  const pt::Subgraph pass = pt::test::whole_pass(g);
+  // Bytes free: input gradient 3600 / 5e10, weight gradient 1296 / 2.5e10.
+  CHECK(pt::estimate_pass(g, pass, g.outputs, ops, d).seconds == doctest::Approx(3600 / 5e10 + 1296 / 2.5e10));
+  // Work free: each kernel's bytes at its fraction of the bandwidth.
+  d.vector_flops_per_second = 1e30;
+  d.bytes_per_second = 1e6;
+  d.depthwise = {{1, 1}, {1, 0.5}, {1, 0.25}};
+  CHECK(pt::estimate_pass(g, pass, g.outputs, ops, d).seconds ==
+        doctest::Approx(4 * 308 / 5e5 + 4 * 308 / 2.5e5));
+  // At the datasheet peaks: PyTorch's FLOPs (the weight term per group) at
+  // the CUDA-core peak, and no less than the node's bytes.
+  pt::BandwidthOptions peaks;
+  peaks.apply_device_efficiency = false;
+  d.vector_flops_per_second = 1e11;
+  d.bytes_per_second = 1e18;
+  const double flops = pt::kernel_flops(g, g.find("op"));
+  CHECK(flops == 2 * 1296);
+  CHECK(pt::estimate_pass(g, pass, g.outputs, ops, d, peaks).seconds == doctest::Approx(flops / 1e11));
+}
+
+TEST_CASE("a convolution_backward's two kernels each read the output gradient (split_convolution_backward)") {
+  // Dense 3x3, float32: grad_output, x and grad_input 800 bytes each, the
+  // weight and its gradient 576. Bytes bound (FLOPs free): the input
+  // gradient moves 800 + 576 + 800, the weight gradient 800 + 800 + 576;
+  // as one kernel, the node's loads and stores once.
+  const pt::Graph g = conv_backward({4, 4, 3, 3}, 1);
+  pt::Device d{"test", 1e6, 1e30, 1e30};
+  const auto ops = pt::OpClasses::pytorch_defaults();
+  const pt::Subgraph pass = pt::test::whole_pass(g);
+  CHECK(pt::estimate_pass(g, pass, g.outputs, ops, d).seconds == doctest::Approx(2 * 2176 / 1e6));
+  pt::BandwidthOptions one;
+  one.split_convolution_backward = false;
+  const pt::PassEstimate whole = pt::estimate_pass(g, pass, g.outputs, ops, d, one);
+  CHECK(whole.seconds == doctest::Approx((whole.bytes_loaded + whole.bytes_stored) / 1e6));
+  CHECK(whole.seconds < 2 * 2176 / 1e6);
+}
+
+TEST_CASE("a convolution of fewer than 8 input channels is bound by its elements and a low FLOP rate") {
+  // 3 input channels, 3x3, stride 1: x [2,3,5,5] bfloat16, out [2,4,5,5]
+  // (200 outputs, 2 * 200 * 27 = 10800 FLOPs).
+  const std::vector<Input> in = {{"x", {2, 3, 5, 5}}, {"w", {4, 3, 3, 3}}};
+  const pt::Graph g = one_op_graph(in, "aten.convolution.default",
+                                   node_args({"x", "w"}) + "args { none: true } " + conv_tail(1), tensor_val({2, 4, 5, 5}));
+  const auto kernels = pt::convolution_kernels(g, g.find("op"));
+  REQUIRE(kernels.size() == 1);
+  CHECK(kernels[0].narrow);
+  CHECK(kernels[0].elements == 200);
+  CHECK(kernels[0].work == 10800);
+  CHECK(kernels[0].pad_bytes == 0);  // float32: no padding copy
+  pt::Device d{"test", 1e18, 1e30, 1e30};
+  d.narrow_conv.forward = {1e-9, 1e12};
+  const auto ops = pt::OpClasses::pytorch_defaults();
+  const pt::Subgraph pass = pt::test::whole_pass(g);
+  CHECK(pt::estimate_pass(g, pass, g.outputs, ops, d).seconds == doctest::Approx(200 * 1e-9));
+  d.narrow_conv.forward = {1e-15, 1e6};
+  CHECK(pt::estimate_pass(g, pass, g.outputs, ops, d).seconds == doctest::Approx(10800 / 1e6));
+  pt::BandwidthOptions peaks;
+  peaks.apply_device_efficiency = false;
+  CHECK(pt::estimate_pass(g, pass, g.outputs, ops, d, peaks).seconds < 1e-12);
+  // Eight channels fill the tile: not narrow.
+  const std::vector<Input> wide_in = {{"x", {2, 8, 5, 5}}, {"w", {4, 8, 3, 3}}};
+  const pt::Graph wide = one_op_graph(wide_in, "aten.convolution.default",
+                                      node_args({"x", "w"}) + "args { none: true } " + conv_tail(1),
+                                      tensor_val({2, 4, 5, 5}));
+  CHECK_FALSE(pt::convolution_kernels(wide, wide.find("op"))[0].narrow);
+}
