@@ -79,11 +79,27 @@ def tensor_bytes(args, params):
 
 # --- worker: one model --------------------------------------------------------
 
+def inductor_backend(label):
+    """Inductor as a backend object of the setting's own. Dynamo guards each
+    compiled frame on the backend that compiled it; with the one "inductor"
+    backend, a model with graph breaks (whose inner frames are the model's
+    own code objects, shared by every setting's copy of the step) ran the
+    first setting's frames under every later setting, its partitioner never
+    called."""
+    from torch._inductor.compile_fx import compile_fx
+
+    def backend(gm, example_inputs):
+        return compile_fx(gm, example_inputs)
+    backend.__name__ = f"inductor_{label.replace('.', '_')}"
+    return backend
+
+
 def compile_setting(w, params, name, label, mdir):
     t0 = time.time()
     p = PartitionToolPartitioner(ms.SETTINGS[label], device="h200", work_dir=os.path.join(mdir, label),
                                  compare_with_pytorch=(label == "base"), name=name)
-    c = torch.compile(ms._copy_fn(w.fn, label.replace(".", "_")), backend="inductor", **w.compile_kwargs)
+    c = torch.compile(ms._copy_fn(w.fn, label.replace(".", "_")), backend=inductor_backend(label),
+                      **w.compile_kwargs)
     with hook.installed(p):
         for _ in range(3):
             ms._zero(params)
@@ -189,7 +205,11 @@ def worker(args, name):
                 log(name, label, "SKIPPED: compile deadline")
                 continue
             try:
-                compiled[label], _, res["settings"][label] = compile_setting(w, params, name, label, mdir)
+                c, p, info = compile_setting(w, params, name, label, mdir)
+                if len(p.records) != len(base_rec):
+                    raise RuntimeError(f"the partitioner ran on {len(p.records)} graphs, the default's on "
+                                       f"{len(base_rec)}: compiled frames were reused, the step is not this setting's")
+                compiled[label], res["settings"][label] = c, info
             except Exception:  # noqa: BLE001
                 res["settings"][label] = {"settings": ms.SETTINGS[label], "error": traceback.format_exc()[-3000:]}
                 log(name, label, "FAILED", res["settings"][label]["error"])
