@@ -107,6 +107,12 @@ def rows_for(name, res, graphs, args, workdir):
     for label, s in sets.items():
         if "step_ms" not in s or "step_peak_bytes" not in s:
             continue
+        if "records" in s and len(s["records"]) != len(base.get("records", [])):
+            # The partitioner did not run on every graph of this setting's
+            # step: it ran compiled frames of another setting (graph breaks,
+            # before measure_families.py gave each setting its own backend).
+            rows.append({"model": name, "setting": label, "not_this_setting": True})
+            continue
         p = pb if label in ("base", "base_again") else \
             predict(args.binary, graphs, s["settings"], args.device, args.bandwidth_option, workdir, res["arg_bytes"])
         m = measured(res, s)
@@ -139,6 +145,10 @@ def table(rows):
     for r in rows:
         if r.get("same_cut_as_base"):
             out.append(f"| {r['model']} | {r['setting']} | same cut as base | | | | | | | |")
+            continue
+        if r.get("not_this_setting"):
+            out.append(f"| {r['model']} | {r['setting']} | not measured: the step ran another setting's "
+                       f"compiled graphs | | | | | | | |")
             continue
         m, p = r["meas"], r["pred"]
         launched = f" ({m['launched_ms']:.2f})" if m.get("launched_ms") else ""
