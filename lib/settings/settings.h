@@ -39,9 +39,10 @@ struct Settings {
   // Not PyTorch's: seconds the ilp knapsack solver may run before its best
   // answer so far (or the dp solver's) is taken.
   double ilp_time_limit = 10;
-  // Not PyTorch's: seconds each exact (ILP) solve of the memory-limit
-  // planner may run (plan/exact_plan.h); 0: no exact plan, the knob plans
-  // and the per-value search only.
+  // Not PyTorch's: seconds the memory-limit planner's exact (ILP) plans may
+  // take together, the whole ladder of limits (plan/exact_plan.h), and
+  // again for the check at the limit itself; 0: no exact plan, the knob
+  // plans and the per-value search only.
   double memory_limit_ilp_time_limit = 2;
   OpClasses op_classes = OpClasses::pytorch_defaults();
 
