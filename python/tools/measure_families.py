@@ -233,22 +233,30 @@ def worker(args, name):
         fcntl.flock(lock, fcntl.LOCK_UN)
 
 
+def step_memory(c, w, params, runs=2):
+    """Per run of one step of `c`: memory_allocated() just before it (weights,
+    the batch, workspaces; gradients set to None), max_memory_allocated()
+    over it after reset_peak_memory_stats(), and memory_allocated() after."""
+    peaks = []
+    for _ in range(runs):
+        ms._zero(params)
+        a = w.make_args(0)
+        torch.cuda.synchronize()
+        before = torch.cuda.memory_allocated()
+        torch.cuda.reset_peak_memory_stats()
+        ms._step(c, a)
+        torch.cuda.synchronize()
+        peaks.append({"allocated_before": before, "max_allocated": torch.cuda.max_memory_allocated(),
+                      "allocated_after": torch.cuda.memory_allocated()})
+    ms._zero(params)
+    return peaks
+
+
 def measure(args, name, w, params, compiled, res):
     ok = list(compiled)
     res["arg_bytes"] = tensor_bytes(w.make_args(0), params)
     for label in ok:
-        peaks = []
-        for _ in range(2):
-            ms._zero(params)
-            a = w.make_args(0)
-            torch.cuda.synchronize()
-            before = torch.cuda.memory_allocated()
-            torch.cuda.reset_peak_memory_stats()
-            ms._step(compiled[label], a)
-            torch.cuda.synchronize()
-            peaks.append({"allocated_before": before, "max_allocated": torch.cuda.max_memory_allocated(),
-                          "allocated_after": torch.cuda.memory_allocated()})
-        ms._zero(params)
+        peaks = step_memory(compiled[label], w, params)
         s = res["settings"][label]
         s["memory"] = peaks
         s["step_peak_bytes"] = max(p["max_allocated"] - p["allocated_before"] for p in peaks)

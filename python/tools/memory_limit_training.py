@@ -89,21 +89,11 @@ def model(name):
 # --- worker ----------------------------------------------------------------
 
 def measure_peak(c, w, params):
-    import torch
-    import measure_settings as ms
-    from measure_families import tensor_bytes
-    peaks = []
-    for _ in range(2):
-        ms._zero(params)
-        args = w.make_args(0)
-        torch.cuda.synchronize()
-        before = torch.cuda.memory_allocated()
-        torch.cuda.reset_peak_memory_stats()
-        ms._step(c, args)
-        torch.cuda.synchronize()
-        peaks.append(torch.cuda.max_memory_allocated() - before)
-    ms._zero(params)
-    return max(peaks) + tensor_bytes(w.make_args(0), params)
+    """The measured quantity memory.peak_bytes predicts: the step's peak above
+    what was allocated before it, plus its arguments' bytes."""
+    from measure_families import step_memory, tensor_bytes
+    peak = max(p["max_allocated"] - p["allocated_before"] for p in step_memory(c, w, params))
+    return peak + tensor_bytes(w.make_args(0), params)
 
 
 def tool_cut(graph, settings, work, tag):
