@@ -82,21 +82,24 @@ void run_matmuls_at_their_adds(const Graph& g, const NodeOpClasses& ops, const F
   Flags in_pass(static_cast<size_t>(g.size()), false);
   for (NodeId id : order) in_pass[id] = true;
   std::vector<std::vector<NodeId>> before;  // per add: the matmuls that run just before it
+  Flags moved;                              // matmuls that run at their add
   for (NodeId id : order) {
     const NodeId add = add_running(g, ops, in_pass, kept, id);
     if (add == kNoNode) continue;
-    if (before.empty()) before.resize(static_cast<size_t>(g.size()));
+    if (before.empty()) {
+      before.resize(static_cast<size_t>(g.size()));
+      moved.assign(static_cast<size_t>(g.size()), false);
+    }
     before[static_cast<size_t>(add)].push_back(id);
+    moved[id] = true;
   }
   if (before.empty()) return;
   std::vector<NodeId> out;
   out.reserve(order.size());
   for (NodeId id : order) {
-    if (!before[static_cast<size_t>(id)].empty()) {
-      const auto& mms = before[static_cast<size_t>(id)];
-      out.insert(out.end(), mms.begin(), mms.end());
-    }
-    if (add_running(g, ops, in_pass, kept, id) == kNoNode) out.push_back(id);
+    const auto& mms = before[static_cast<size_t>(id)];
+    out.insert(out.end(), mms.begin(), mms.end());
+    if (!moved[id]) out.push_back(id);
   }
   order = std::move(out);
 }
