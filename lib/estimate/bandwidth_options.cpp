@@ -30,6 +30,8 @@ void BandwidthOptions::set(std::string_view key, std::string_view value) {
     pad_is_pointwise = parse_bool(key, value);
   } else if (key == "pointwise_tag_fuses") {
     pointwise_tag_fuses = parse_bool(key, value);
+  } else if (key == "fuse_input_copies") {
+    fuse_input_copies = parse_bool(key, value);
   } else if (key == "merge_sibling_kernels") {
     merge_sibling_kernels = parse_bool(key, value);
   } else if (key == "apply_device_efficiency") {
@@ -88,7 +90,8 @@ std::vector<std::string> bandwidth_option_keys() {
           "cached_row_rereads",        "sources_live_to_readers", "write_in_place",
           "backward_order_from_tangents", "allocate_at_kernel_launch", "matmul_at_add",
           "padded_buffers",            "reuse_freed_buffers",     "fuse_scatter_copies",
-          "pointwise_tag_fuses",       "split_convolution_backward", "join_search_limit"};
+          "pointwise_tag_fuses",       "split_convolution_backward", "join_search_limit",
+          "fuse_input_copies"};
 }
 
 }  // namespace pt

@@ -65,6 +65,12 @@ struct BandwidthOptions {
   // a decomposed softmax backward (fusion_groups.cpp says what it cost).
   // Off: only the fusible set (and pads, above) fuse.
   bool pointwise_tag_fuses = true;
+  // A copy_ into a graph input (BatchNorm's running statistics, any input
+  // mutation) is a store of the kernel that computes the value copied:
+  // Inductor writes the mutated input from that kernel (MobileNetV3's 46
+  // kernels named triton_poi_fused_add_copy_, where 138 copy_ nodes had
+  // been 138 kernels of their own). Off: each copy_ is a kernel.
+  bool fuse_input_copies = true;
   // Kernels that read the same buffer run as one when that creates no cycle
   // (Inductor's horizontal fusion; sibling_fusion.h says when): a
   // recomputation in the backward and the backward op that reads the same
@@ -112,11 +118,11 @@ struct BandwidthOptions {
   // computes in the forward's region (the statistics of a recomputed
   // attention) start walks of their own, and the recomputation of every
   // layer runs before the loss backward: GPT under a 0.5 budget holds 0.64 GB
-  // more at the loss kernel than Inductor, which runs that kernel first (run
-  // F's generated code). ViT under aggressive recomputation needs
+  // more at the loss kernel than Inductor, which runs that kernel first (its
+  // generated code on the GPU). ViT under aggressive recomputation needs
   // allocate_at_kernel_launch with it (Inductor recomputes its residual
-  // stream for all layers in one kernel right after the loss; the old
-  // order's early walks had stood in for that). Off: the walks start at
+  // stream for all layers in one kernel right after the loss; without this
+  // order, the early walks stand in for that). Off: the walks start at
   // every backward node that is no recomputation.
   bool backward_order_from_tangents = true;
   // Peak memory: a backward kernel's stored values, recomputed forward

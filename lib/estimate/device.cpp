@@ -26,6 +26,9 @@ struct Preset {
   double atomic_add_seconds = 0;
   NarrowConvolution narrow_conv{};
   ColumnReduction column_reduction{};
+  double fp32_matmul_efficiency = 0;
+  double kernel_latency_seconds = 0;
+  double matmul_latency_seconds = 0;
 };
 
 // cuDNN attention (attention_rate.h), fitted to the H200's kernel times at
@@ -102,21 +105,36 @@ constexpr ColumnReduction kHopperColumnReduction = {64};
 // source's 67 MB take 22 us: 8.8 ps an element. Off with the efficiencies.
 constexpr double kHopperAtomicAddSeconds = 8.8e-12;
 
+// Matmuls and every kernel's fixed cost on Hopper, inside a CUDA graph
+// (python/tools/kernel_rates.py on one H100; docs/bandwidth_model.md).
+// cuBLAS over a grid of linear layers (2048-131072 rows, 96-4096 features,
+// forward, input and weight gradient) takes max(FLOPs at the efficiency,
+// bytes) plus about 4 us: 0.70 of the bf16 peak and 0.55 of the TF32 peak
+// sum to the grid's measured time (TF32 weight gradients run at about 0.4,
+// forwards at 0.7). Any other kernel: 2 us, what bf16 multiplies of 64 and
+// 128 MB take beyond their bytes at the copy rate (2.2 and 1.9 us; one of
+// 8 KB takes 1.45 us in all). Without them MobileNetV3's 745 kernels,
+// most of a few microseconds, came out 22% short of its step. Off with the
+// other efficiencies.
+constexpr double kHopperMatmulEfficiency = 0.70;
+constexpr double kHopperTf32MatmulEfficiency = 0.55;
+constexpr double kHopperMatmulLatency = 4e-6;
+constexpr double kHopperKernelLatency = 2e-6;
+
 constexpr Preset kPresets[] = {
     {"a100", 1.555e12, 312e12, 156e12, 1, 1, 0, 0, 0, {}, 1, 19.5e12},
     // Measured on one H100 SXM (docs/prediction_accuracy.md, micro-benchmark):
     // a 3.3 GB device copy reached 2.98e12 B/s (0.89 of the datasheet's
-    // 3.35e12), cuBLAS 616e12 FLOP/s bf16 at 32768x768x50264 and 315e12
-    // TF32 at 16384x1024x32000 (0.62 and 0.64 of the peaks). At the
-    // datasheet peaks the preset predicted 8.97 ms for a Llama step measured
-    // at 13.8 ms. The fused kernels' arithmetic floor and the cached rows are
-    // the H200's (below): the same SMs and caches.
-    {"h100", 3.35e12, 989e12, 494e12, 0.89, 0.62, 1.59e-12, 0.61e-12, 128 * 1024, kHopperAttention,
+    // 3.35e12); matmuls and fixed costs as above. At the datasheet peaks the
+    // preset predicted 8.97 ms for a Llama step measured at 13.8 ms. The
+    // fused kernels' arithmetic floor and the cached rows are the H200's
+    // (below): the same SMs and caches.
+    {"h100", 3.35e12, 989e12, 494e12, 0.89, kHopperMatmulEfficiency, 1.59e-12, 0.61e-12, 128 * 1024, kHopperAttention,
      kHopperConvEfficiency, kHopperVectorFlops, kHopperDepthwise, kHopperAtomicAddSeconds, kHopperNarrowConv,
-     kHopperColumnReduction},
-    // Efficiencies measured on one H200 (docs/bandwidth_model.md, micro-benchmark):
-    // the roofline at datasheet peaks under-predicted every recomputed matmul
-    // by 1.6x (bf16) to 3.3x (TF32). Off: --bandwidth-option apply_device_efficiency=false.
+     kHopperColumnReduction, kHopperTf32MatmulEfficiency, kHopperKernelLatency, kHopperMatmulLatency},
+    // Memory efficiency measured on one H200 (docs/bandwidth_model.md,
+    // micro-benchmark); matmuls and fixed costs the H100's (the same SMs).
+    // Off: --bandwidth-option apply_device_efficiency=false.
     // Convolutions: the H100's measurement (the same compute).
     // Fused kernels' arithmetic floor (bandwidth_model.h), from the kernel
     // times of mlp_gelu_ln under the profiler (docs/bandwidth_model.md):
@@ -131,9 +149,9 @@ constexpr Preset kPresets[] = {
     // about the store alone; CUDA-graph replays measured the step +0.45 to
     // +0.88 ms, where two DRAM passes predict +1.56.
     // Off: --bandwidth-option cached_row_rereads=false.
-    {"h200", 4.8e12, 989e12, 494e12, 0.88, 0.62, 1.59e-12, 0.61e-12, 128 * 1024, kHopperAttention,
+    {"h200", 4.8e12, 989e12, 494e12, 0.88, kHopperMatmulEfficiency, 1.59e-12, 0.61e-12, 128 * 1024, kHopperAttention,
      kHopperConvEfficiency, kHopperVectorFlops, kHopperDepthwise, kHopperAtomicAddSeconds, kHopperNarrowConv,
-     kHopperColumnReduction},
+     kHopperColumnReduction, kHopperTf32MatmulEfficiency, kHopperKernelLatency, kHopperMatmulLatency},
     {"h200-measured", 4.2e12, 616e12, 300e12, 1, 1, 0, 0, 0, {}, 1, kHopperVectorFlops},
 };
 
@@ -155,7 +173,8 @@ Device parse_device(std::string_view text) {
       return {std::string(p.name),  p.bytes_per_second,  p.flops_per_second, p.fp32_flops_per_second,
               p.memory_efficiency, p.matmul_efficiency, p.erf_seconds,       p.exp_seconds,
               p.cached_row_bytes,  p.attention,         p.conv_efficiency,  p.vector_flops_per_second,
-              p.depthwise, p.atomic_add_seconds, p.narrow_conv, p.column_reduction};
+              p.depthwise, p.atomic_add_seconds, p.narrow_conv, p.column_reduction,
+              p.fp32_matmul_efficiency, p.kernel_latency_seconds, p.matmul_latency_seconds};
     }
   }
   const auto colon = text.find(':');

@@ -94,6 +94,16 @@ struct Device {
   NarrowConvolution narrow_conv;
   // Short-row column reductions (ColumnReduction above).
   ColumnReduction column_reduction;
+  // TF32 matmuls' fraction of fp32_flops_per_second; 0: matmul_efficiency.
+  double fp32_matmul_efficiency = 0;
+  double fp32_matmul_rate_fraction() const {
+    return fp32_matmul_efficiency > 0 ? fp32_matmul_efficiency : matmul_efficiency;
+  }
+  // Seconds every kernel takes beyond its bytes or FLOPs (its start and the
+  // tail of its last wave), and a cuBLAS matmul's in its place; 0: not
+  // measured.
+  double kernel_latency_seconds = 0;
+  double matmul_latency_seconds = 0;
 };
 
 // Presets (datasheet numbers, SXM parts; docs/design.md section 6):

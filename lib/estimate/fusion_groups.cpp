@@ -116,13 +116,21 @@ class Grouper {
         join_or_start(id);
       }
     } else if (ops_.is_fusible_op(id) || (o_.pointwise_tag_fuses && tagged_pointwise(id)) ||
-               (o_.pad_is_pointwise && n.packet == "aten.constant_pad_nd" && !feeds_own_kernel(id))) {
+               (o_.pad_is_pointwise && n.packet == "aten.constant_pad_nd" && !feeds_own_kernel(id)) ||
+               (o_.fuse_input_copies && copies_into_input(n))) {
       join_or_start(id);
       f_.reduction[id] = n.reduction_tag;
     } else {
       role = NodeRole::OwnKernel;
       f_.kernel[id] = new_kernel(id);
     }
+  }
+
+  // BandwidthOptions::fuse_input_copies: a copy_ whose destination is a
+  // graph input.
+  bool copies_into_input(const Node& n) const {
+    return n.packet == "aten.copy_" && n.positional_inputs.size() == 2 &&
+           g_[n.positional_inputs[0]].op == OpKind::Placeholder;
   }
 
   // Inductor lowers every op tagged pointwise to a pointwise loop and fuses

@@ -223,6 +223,7 @@ class PassCoster {
     const double mem_s = static_cast<double>(ke.bytes_loaded - ke.bytes_cached + ke.bytes_stored) /
                          (device_.bytes_per_second * (derate ? device_.memory_efficiency : 1.0) * column);
     double flop_s = 0;  // no FLOPs: memory time only, and no dtype read from the message
+    bool matmul = false;  // a cuBLAS matmul (its own latency, Device::matmul_latency_seconds)
     if (ke.flops > 0) {
       // float32 matmuls run on TF32 tensor cores, at half the bf16 rate.
       // Fused attention runs slower than a matmul of its FLOPs, and its rate
@@ -241,13 +242,17 @@ class PassCoster {
         const NodeId typed = op.dtype == 0 && !op.positional_inputs.empty() ? op.positional_inputs[0] : roots.front();
         const bool fp32 = g_[typed].dtype == kFloat32;
         const double peak = fp32 ? device_.fp32_flops_per_second : device_.flops_per_second;
-        const double efficiency = is_convolution(op) ? device_.conv_efficiency : device_.matmul_efficiency;
+        matmul = !is_convolution(op);
+        const double efficiency = !matmul ? device_.conv_efficiency
+                                  : fp32  ? device_.fp32_matmul_rate_fraction()
+                                          : device_.matmul_efficiency;
         const double rate = peak * (derate ? efficiency : 1.0);
         flop_s = is_convolution(op) ? convolution_seconds(g_, roots.front(), ke.flops, rate, device_, o_)
                                     : static_cast<double>(ke.flops) / rate;
       }
     }
     ke.seconds = std::max(mem_s, flop_s);
+    if (derate) ke.seconds += matmul ? device_.matmul_latency_seconds : device_.kernel_latency_seconds;
     if (!ke.fused && derate) ke.seconds += atomic_seconds(roots.front());
     if (ke.fused && o_.fused_compute_floor) ke.seconds = std::max(ke.seconds, arithmetic_seconds(closure));
 

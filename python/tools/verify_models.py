@@ -448,11 +448,32 @@ def t5_small_lm(b=16, t=512, batches=4):
                     lambda i: (m, data[i % batches][0], data[i % batches][1]), lr=1e-4)
 
 
+def regnet_y_1_6gf_bf16_cl(b=64):
+    """torchvision regnet_y_1_6gf, bf16, channels-last, B=64: grouped
+    convolutions (groups of 24 channels), squeeze-and-excitation."""
+    import torchvision
+    return _channels_last_classifier("regnet_y_1_6gf_bf16_cl", torchvision.models.regnet_y_1_6gf,
+                                     b, torch.bfloat16, 53)
+
+
+def swin_t_bf16(b=64):
+    """torchvision swin_t, bf16, B=64: shifted-window attention with a
+    relative position bias, patch merging (stochastic depth off: it draws
+    random numbers)."""
+    import torchvision
+    torch.manual_seed(0)
+    m = torchvision.models.swin_t(stochastic_depth_prob=0.0).cuda().to(torch.bfloat16).train()
+    x = torch.randn(b, 3, 224, 224, device="cuda", dtype=torch.bfloat16, generator=_gen(59))
+    y = torch.randint(0, 1000, (b,), device="cuda", generator=_gen(60))
+    return Workload("swin_t_bf16", _ce_step, {"m": m}, lambda i: (m, x, y))
+
+
 FAMILY_MODELS = {"resnet50_fp32_cl": resnet50_fp32_cl, "resnet50_bf16_cl": resnet50_bf16_cl,
                  "convnext_tiny_bf16_cl": convnext_tiny_bf16_cl, "vit_b16": vit_b16_bf16,
                  "llama_gqa": llama_gqa, "moe_top2": moe_top2,
                  "mobilenet_v3_bf16_cl": mobilenet_v3_bf16_cl, "bert_mlm": bert_mlm,
-                 "efficientnet_b0_bf16_cl": efficientnet_b0_bf16_cl, "t5_small_lm": t5_small_lm}
+                 "efficientnet_b0_bf16_cl": efficientnet_b0_bf16_cl, "t5_small_lm": t5_small_lm,
+                 "regnet_y_1_6gf_bf16_cl": regnet_y_1_6gf_bf16_cl, "swin_t_bf16": swin_t_bf16}
 
 
 CORPUS_MODELS = {"linear_ce": linear_ce, "mlp_dynamic": mlp_dynamic, "sac_mlp": sac_mlp,

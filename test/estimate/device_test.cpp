@@ -23,13 +23,20 @@ TEST_CASE("h100 and h200 carry their measured efficiencies; unmeasured presets a
   const pt::Device h200 = pt::parse_device("h200");
   // docs/bandwidth_model.md: a 3.3 GB copy at 4.24e12 B/s; cuBLAS at 616e12 bf16, 300e12 TF32.
   CHECK(h200.memory_efficiency == 0.88);
-  CHECK(h200.matmul_efficiency == 0.62);
-  // docs/prediction_accuracy.md: on an H100 a 3.3 GB copy at 2.98e12 B/s,
-  // cuBLAS at 616e12 bf16; cuDNN's convolutions of a ResNet-50 step at 0.3
+  // device.cpp: cuBLAS over a grid of linear layers on an H100 (the same
+  // compute on both chips), 0.70 of the bf16 peak and 0.55 of TF32's, with
+  // 4 us a matmul and 2 us any other kernel.
+  CHECK(h200.matmul_efficiency == 0.70);
+  CHECK(h200.fp32_matmul_rate_fraction() == 0.55);
+  CHECK(h200.matmul_latency_seconds == 4e-6);
+  CHECK(h200.kernel_latency_seconds == 2e-6);
+  // docs/prediction_accuracy.md: on an H100 a 3.3 GB copy at 2.98e12 B/s;
+  // cuDNN's convolutions of a ResNet-50 step at 0.3
   // of the peaks, on both chips (the same compute).
   const pt::Device h100 = pt::parse_device("h100");
   CHECK(h100.memory_efficiency == 0.89);
-  CHECK(h100.matmul_efficiency == 0.62);
+  CHECK(h100.matmul_efficiency == 0.70);
+  CHECK(h100.fp32_matmul_rate_fraction() == 0.55);
   CHECK(h100.conv_efficiency == 0.30);
   CHECK(h200.conv_efficiency == 0.30);
   // Depthwise kernels (device.cpp): ConvNeXt-T's work rates, MobileNetV3's
@@ -61,6 +68,9 @@ TEST_CASE("h100 and h200 carry their measured efficiencies; unmeasured presets a
     CHECK(pt::parse_device(name).depthwise.weight_gradient.bandwidth_fraction == 1);
     CHECK_FALSE(pt::parse_device(name).narrow_conv.measured());
     CHECK(pt::parse_device(name).column_reduction.row_overhead_bytes == 0);
+    CHECK(pt::parse_device(name).fp32_matmul_rate_fraction() == 1);
+    CHECK(pt::parse_device(name).kernel_latency_seconds == 0);
+    CHECK(pt::parse_device(name).matmul_latency_seconds == 0);
   }
 }
 

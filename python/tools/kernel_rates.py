@@ -1,0 +1,141 @@
+"""How long single kernels take on this GPU, by size and shape, inside a
+CUDA graph (as the step times of docs/prediction_accuracy.md are measured):
+the data that the bandwidth model's per-kernel floor and its matmul rates
+are fitted to (docs/bandwidth_model.md). Writes one JSON file.
+
+  python3 python/tools/kernel_rates.py --out $OUT/kernel_rates.json
+
+- elementwise: out-of-place multiply of n elements, bf16 and fp32, from
+  4 KiB to 512 MiB read: the fixed cost of a small kernel and the rate of
+  a large one.
+- row sums: a (rows, cols) bf16 tensor summed over its last dimension.
+- linear: the three matmuls of a linear layer with `tokens` rows, `a`
+  inputs and `b` outputs (forward x @ W.T, input gradient dY @ W, weight
+  gradient dY.T @ x), bf16 and fp32 (TF32), over a grid of shapes.
+- bmm: the batched matmuls of unfused attention (scores and context).
+"""
+import argparse
+import json
+import time
+
+import torch
+
+torch.backends.cuda.matmul.allow_tf32 = True
+torch.backends.cudnn.allow_tf32 = True
+
+
+def graph_ms(fn, inner=10, replays=5):
+    """Milliseconds of one call of fn, from a CUDA graph of `inner` calls
+    replayed `replays` times (median of the replays)."""
+    s = torch.cuda.Stream()
+    s.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(s):
+        for _ in range(2):
+            fn()
+    torch.cuda.current_stream().wait_stream(s)
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        for _ in range(inner):
+            fn()
+    g.replay()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(replays):
+        a = torch.cuda.Event(enable_timing=True)
+        b = torch.cuda.Event(enable_timing=True)
+        a.record()
+        g.replay()
+        b.record()
+        b.synchronize()
+        times.append(a.elapsed_time(b) / inner)
+    del g
+    times.sort()
+    return times[len(times) // 2]
+
+
+def elementwise(out):
+    rows = []
+    for dt, size in ((torch.bfloat16, 2), (torch.float32, 4)):
+        for p in range(12, 30):
+            n = (1 << p) // size
+            x = torch.randn(n, device="cuda", dtype=dt)
+            y = torch.empty_like(x)
+            ms = graph_ms(lambda: torch.mul(x, 2, out=y))
+            rows.append({"dtype": str(dt).split(".")[-1], "numel": n, "bytes": 2 * n * size, "ms": ms})
+            del x, y
+    out["elementwise"] = rows
+
+
+def row_sums(out):
+    rows = []
+    for r, c in ((8192, 512), (8192, 4096), (65536, 768), (802816, 96), (128, 62720), (8192, 49),
+                 (401408, 64), (6272, 960)):
+        x = torch.randn(r, c, device="cuda", dtype=torch.bfloat16)
+        y = torch.empty(r, device="cuda", dtype=torch.bfloat16)
+        ms = graph_ms(lambda: torch.sum(x, dim=1, out=y))
+        rows.append({"rows": r, "cols": c, "bytes": r * c * 2 + r * 2, "ms": ms})
+        del x, y
+    out["row_sums"] = rows
+
+
+def linear(out, deadline):
+    rows = []
+    dims = (96, 256, 512, 768, 1024, 2048, 4096)
+    for dt in (torch.bfloat16, torch.float32):
+        for tokens in (2048, 8192, 32768, 131072):
+            for a in dims:
+                for b in dims:
+                    if time.time() > deadline:
+                        out["linear_truncated"] = True
+                        out["linear"] = rows
+                        return
+                    x = torch.randn(tokens, a, device="cuda", dtype=dt)
+                    w = torch.randn(b, a, device="cuda", dtype=dt)
+                    dy = torch.randn(tokens, b, device="cuda", dtype=dt)
+                    y = torch.empty(tokens, b, device="cuda", dtype=dt)
+                    dx = torch.empty(tokens, a, device="cuda", dtype=dt)
+                    dw = torch.empty(b, a, device="cuda", dtype=dt)
+                    flops = 2 * tokens * a * b
+                    inner = 10 if flops < 1e11 else 3
+                    row = {"dtype": str(dt).split(".")[-1], "tokens": tokens, "a": a, "b": b, "flops": flops,
+                           "forward_ms": graph_ms(lambda: torch.mm(x, w.t(), out=y), inner),
+                           "input_grad_ms": graph_ms(lambda: torch.mm(dy, w, out=dx), inner),
+                           "weight_grad_ms": graph_ms(lambda: torch.mm(dy.t(), x, out=dw), inner)}
+                    rows.append(row)
+                    del x, w, dy, y, dx, dw
+    out["linear"] = rows
+
+
+def bmm(out):
+    rows = []
+    for batch, s, d in ((128, 512, 64), (128, 1024, 64), (96, 197, 64), (64, 2048, 128), (256, 256, 32)):
+        q = torch.randn(batch, s, d, device="cuda", dtype=torch.bfloat16)
+        k = torch.randn(batch, d, s, device="cuda", dtype=torch.bfloat16)
+        scores = torch.empty(batch, s, s, device="cuda", dtype=torch.bfloat16)
+        ctx = torch.empty(batch, s, d, device="cuda", dtype=torch.bfloat16)
+        v = torch.randn(batch, s, d, device="cuda", dtype=torch.bfloat16)
+        rows.append({"batch": batch, "seq": s, "head": d, "flops": 2 * batch * s * s * d,
+                     "scores_ms": graph_ms(lambda: torch.bmm(q, k, out=scores)),
+                     "context_ms": graph_ms(lambda: torch.bmm(scores, v, out=ctx))})
+        del q, k, scores, ctx, v
+    out["bmm"] = rows
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--seconds", type=float, default=240, help="time limit for the linear grid")
+    args = ap.parse_args()
+    out = {"device": torch.cuda.get_device_name(0), "torch": torch.__version__}
+    start = time.time()
+    elementwise(out)
+    row_sums(out)
+    bmm(out)
+    linear(out, start + args.seconds)
+    out["seconds"] = time.time() - start
+    with open(args.out, "w", encoding="utf-8") as f:
+        json.dump(out, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()

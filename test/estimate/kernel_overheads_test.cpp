@@ -1,0 +1,79 @@
+// What a kernel costs beyond its bytes and FLOPs (Device::kernel_latency_seconds),
+// and which copies are no kernel of their own (BandwidthOptions::fuse_input_copies).
+#include <doctest/doctest.h>
+
+#include "estimate/bandwidth_model.h"
+#include "report/graph_builder.h"
+
+namespace {
+
+using pt::BandwidthOptions;
+using pt::Graph;
+using pt::PassEstimate;
+using pt::test::GraphBuilder;
+
+PassEstimate estimate_all(const Graph& g, const pt::Device& d, const BandwidthOptions& o = {}) {
+  return pt::estimate_pass(g, pt::test::whole_pass(g), g.outputs, pt::OpClasses::pytorch_defaults(), d, o);
+}
+
+// A BatchNorm-like running statistic: the new value is computed from the
+// buffer and a batch statistic, then copied into the buffer (a graph input).
+Graph running_statistic() {
+  GraphBuilder b;
+  b.input("running", {64});
+  b.input("batch", {64});
+  b.op("scaled", "aten.mul.Tensor", {"running", "batch"}, {64});
+  b.op("updated", "aten.add.Tensor", {"scaled", "batch"}, {64});
+  b.op("copy", "aten.copy_.default", {"running", "updated"}, {64}, "float32", {}, "mutable: true");
+  return b.build({"copy"});
+}
+
+}  // namespace
+
+TEST_CASE("every kernel costs the device's kernel latency, unless apply_device_efficiency is off") {
+  GraphBuilder b;
+  b.input("x", {1000});
+  b.op("r", "aten.relu.default", {"x"}, {1000});
+  b.op("s", "aten.sum.default", {"r"}, {}, "float32", {"reduction"});
+  b.op("m", "aten.mul.Tensor", {"x", "s"}, {1000});
+  const Graph g = b.build({"m"});
+  pt::Device d{"test", 1e12, 1e15, 1e15};
+  const PassEstimate bytes_only = estimate_all(g, d);
+  REQUIRE(bytes_only.kernel_count == 2);  // the reduction ends its kernel
+  d.kernel_latency_seconds = 3e-6;
+  CHECK(estimate_all(g, d).seconds == doctest::Approx(bytes_only.seconds + 2 * 3e-6));
+  BandwidthOptions peaks;
+  peaks.apply_device_efficiency = false;
+  CHECK(estimate_all(g, d, peaks).seconds == doctest::Approx(bytes_only.seconds));
+}
+
+TEST_CASE("a copy_ into a graph input is stored by the kernel that computes the copied value") {
+  const Graph g = running_statistic();
+  const pt::Device d{"test", 1e12, 1e15, 1e15};
+  CHECK(estimate_all(g, d).kernel_count == 1);
+  BandwidthOptions own_kernel;
+  own_kernel.fuse_input_copies = false;
+  CHECK(estimate_all(g, d, own_kernel).kernel_count == 2);
+}
+
+TEST_CASE("a cuBLAS matmul costs the matmul latency, and a float32 one runs at the TF32 efficiency") {
+  GraphBuilder b;
+  b.input("a", {8, 16}, "bfloat16");
+  b.input("w", {16, 4}, "bfloat16");
+  b.input("a32", {8, 16});
+  b.input("w32", {16, 4});
+  b.op("mm", "aten.mm.default", {"a", "w"}, {8, 4}, "bfloat16");
+  b.op("mm32", "aten.mm.default", {"a32", "w32"}, {8, 4});
+  const Graph g = b.build({"mm", "mm32"});
+  // FLOP-bound: 1024 FLOPs each, at 1e3 FLOP/s (bf16) and 5e2 (float32).
+  pt::Device d{"test", 1e18, 1e3, 5e2, 1, 0.5};
+  d.fp32_matmul_efficiency = 0.25;
+  d.kernel_latency_seconds = 1;
+  d.matmul_latency_seconds = 3;
+  const PassEstimate p = estimate_all(g, d);
+  REQUIRE(p.kernels.size() == 2);
+  CHECK(p.kernels[0].seconds == doctest::Approx(1024 / (1e3 * 0.5) + 3));
+  CHECK(p.kernels[1].seconds == doctest::Approx(1024 / (5e2 * 0.25) + 3));
+  d.fp32_matmul_efficiency = 0;  // not measured: the bf16 efficiency
+  CHECK(estimate_all(g, d).kernels[1].seconds == doctest::Approx(1024 / (5e2 * 0.5) + 3));
+}
