@@ -13,6 +13,8 @@ are fitted to (docs/bandwidth_model.md). Writes one JSON file.
   inputs and `b` outputs (forward x @ W.T, input gradient dY @ W, weight
   gradient dY.T @ x), bf16 and fp32 (TF32), over a grid of shapes.
 - bmm: the batched matmuls of unfused attention (scores and context).
+- grouped convolutions (bf16, channels-last, 3x3): forward, input and weight
+  gradient, by channels per group, beside dense ones of the same size.
 """
 import argparse
 import json
@@ -121,16 +123,51 @@ def bmm(out):
     out["bmm"] = rows
 
 
+def grouped_conv(out):
+    rows = []
+    aten = torch.ops.aten
+    for width, per_group, hw, stride in ((48, 24, 56, 1), (120, 24, 28, 1), (336, 24, 14, 1), (888, 24, 7, 1),
+                                         (336, 24, 28, 2), (128, 4, 56, 1), (256, 8, 28, 1), (512, 16, 14, 1),
+                                         (256, 32, 28, 1), (512, 64, 14, 1), (256, 256, 28, 1), (512, 512, 14, 1)):
+        groups = width // per_group
+        x = torch.randn(64, width, hw, hw, device="cuda", dtype=torch.bfloat16).contiguous(
+            memory_format=torch.channels_last)
+        w = torch.randn(width, per_group, 3, 3, device="cuda", dtype=torch.bfloat16).contiguous(
+            memory_format=torch.channels_last)
+        y = aten.convolution(x, w, None, [stride] * 2, [1, 1], [1, 1], False, [0, 0], groups)
+        gy = torch.randn_like(y)
+
+        def bwd(mask):
+            return lambda: aten.convolution_backward(gy, x, w, None, [stride] * 2, [1, 1], [1, 1], False, [0, 0],
+                                                     groups, mask)
+        flops = 2 * y.numel() * per_group * 9
+        rows.append({"width": width, "per_group": per_group, "groups": groups, "hw": hw, "stride": stride,
+                     "flops": flops, "x_bytes": x.numel() * 2, "y_bytes": y.numel() * 2,
+                     "forward_ms": graph_ms(lambda: aten.convolution(x, w, None, [stride] * 2, [1, 1], [1, 1], False,
+                                                                     [0, 0], groups)),
+                     "input_grad_ms": graph_ms(bwd([True, False, False])),
+                     "weight_grad_ms": graph_ms(bwd([False, True, False]))})
+        del x, w, y, gy
+    out["grouped_conv"] = rows
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
     ap.add_argument("--seconds", type=float, default=240, help="time limit for the linear grid")
+    ap.add_argument("--only", choices=["grouped_conv"], help="one section alone")
     args = ap.parse_args()
     out = {"device": torch.cuda.get_device_name(0), "torch": torch.__version__}
     start = time.time()
+    if args.only == "grouped_conv":
+        grouped_conv(out)
+        with open(args.out, "w", encoding="utf-8") as f:
+            json.dump(out, f, indent=1)
+        return
     elementwise(out)
     row_sums(out)
     bmm(out)
+    grouped_conv(out)
     linear(out, start + args.seconds)
     out["seconds"] = time.time() - start
     with open(args.out, "w", encoding="utf-8") as f:

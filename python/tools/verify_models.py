@@ -462,7 +462,10 @@ def swin_t_bf16(b=64):
     random numbers)."""
     import torchvision
     torch.manual_seed(0)
-    m = torchvision.models.swin_t(stochastic_depth_prob=0.0).cuda().to(torch.bfloat16).train()
+    m = torchvision.models.swin_t().cuda().to(torch.bfloat16).train()
+    for mod in m.modules():
+        if isinstance(mod, torchvision.ops.StochasticDepth):
+            mod.p = 0.0
     x = torch.randn(b, 3, 224, 224, device="cuda", dtype=torch.bfloat16, generator=_gen(59))
     y = torch.randint(0, 1000, (b,), device="cuda", generator=_gen(60))
     return Workload("swin_t_bf16", _ce_step, {"m": m}, lambda i: (m, x, y))
