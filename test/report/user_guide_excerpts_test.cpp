@@ -30,8 +30,8 @@ pt::test::ToolResult run_in_root(std::vector<std::string> args) {
 
 }  // namespace
 
-TEST_CASE("the user guide's report excerpt is the report of linear_ce with --top 5") {
-  const auto r = run_in_root({"--input", kLinear, "--report", "--top", "5"});
+TEST_CASE("the user guide's report excerpt is the report of linear_ce with --top 3") {
+  const auto r = run_in_root({"--input", kLinear, "--report", "--top", "3"});
   REQUIRE(r.exit_code == 0);
   // The report names its input as given; the guide ran it from the root.
   std::string out = r.out;
@@ -62,7 +62,7 @@ TEST_CASE("the user guide's explain, diff and sweep excerpts are verbatim") {
 
 TEST_CASE("the user guide's memory-budget sweep of gpt2_124m is verbatim") {
   const auto sweep = run_tool({"sweep", "--input", std::string(PT_TEST_DIR) + "/corpus/gpt2_124m.pb", "--key",
-                               "activation_memory_budget", "--range", "0:1:0.1", "--device", "h200"});
+                               "activation_memory_budget", "--range", "0:1:0.2", "--device", "h200"});
   REQUIRE(sweep.exit_code == 0);
   CHECK(user_guide().find("--plot gpt2_budget.svg\n" + sweep.out + "```") != std::string::npos);
 }
