@@ -12,6 +12,7 @@
 #include "estimate/column_reduction.h"
 #include "estimate/convolution_time.h"
 #include "estimate/kernel_flops.h"
+#include "estimate/online_softmax.h"
 #include "estimate/value_numel.h"
 
 namespace pt {
@@ -333,28 +334,11 @@ class PassCoster {
           continue;
         }
       }
-      const double per_element = cost(c) * (online_softmax_exp(c) ? 2 : 1);
+      const double per_element = cost(c) * (online_softmax_exp(g_, numel_, c) ? 2 : 1);
       seconds += per_element * static_cast<double>(demand_[c]);
     }
     for (NodeId c : closure) kept_as_[c] = c;
     return seconds;
-  }
-
-  // exp(x - amax(x)) over rows longer than Inductor's persistent reductions
-  // (1024 elements): Inductor computes the max and the sum of exps in one
-  // loop (online softmax), rescaling the running sum by exp(m_old - m_new)
-  // at every element, so each element costs two exps. linear_ce's forward
-  // online-softmax kernel took 2903 us on the H200 where one exp per element
-  // and the max's read give 1785 us, two give 2790; GPT-2's loss backward
-  // grows by 810 us when no_reduction_ban recomputes it there.
-  bool online_softmax_exp(NodeId c) const {
-    if (g_[c].packet != "aten.exp" || g_[c].inputs.size() != 1) return false;
-    const Node& sub = g_[g_[c].inputs[0]];
-    if (sub.packet != "aten.sub" || sub.inputs.size() != 2) return false;
-    const NodeId x = sub.inputs[0], m = sub.inputs[1];
-    if (g_[m].packet != "aten.amax" || g_[m].inputs.empty() || g_[m].inputs[0] != x) return false;
-    constexpr uint64_t kPersistentReductionElements = 1024;
-    return numel_[m] > 0 && numel_[x] / numel_[m] > kPersistentReductionElements;
   }
 
   const Graph& g_;
