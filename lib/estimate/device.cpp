@@ -43,7 +43,7 @@ constexpr AttentionRates kHopperAttention = {
 // Convolutions on Hopper (docs/prediction_accuracy.md): cuDNN's kernels of a
 // ResNet-50 step (B=64, channels-last) took 10.7 ms for 1.56 TFLOP in TF32
 // and 4.8 ms in bf16 on one H100, about 0.3 of the tensor-core peaks where a
-// large matmul reaches 0.62; the roofline at the matmul efficiency
+// large matmul reaches 0.7; the roofline at the matmul efficiency
 // under-predicted the step by a third. Off with the other efficiencies.
 constexpr double kHopperConvEfficiency = 0.30;
 

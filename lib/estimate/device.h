@@ -113,7 +113,8 @@ struct Device {
 // h100 and h200 run at fractions of those peaks measured on one card of each
 // (device.cpp; docs/prediction_accuracy.md, docs/bandwidth_model.md): memory
 // 0.89 (H100) and 0.88 (H200) of the bandwidth (a 3.3 GB device copy),
-// matmuls 0.62 of the peaks (cuBLAS at linear_ce's logits shape), and
+// matmuls 0.70 of the bf16 peak and 0.55 of TF32's plus 4 us each, any
+// other kernel 2 us (cuBLAS over a grid of linear layers, kernel_rates.py),
 // convolutions 0.30 (cuDNN's kernels of a ResNet-50 step); for fused kernels,
 // 1.59e-12 s per erf and 0.61e-12 s per exp element (Inductor's GELU kernels
 // on mlp_gelu_ln), rows up to 128 KiB read again after their reduction from
