@@ -62,7 +62,7 @@ struct BandwidthOptions {
   bool pad_is_pointwise = true;
   // Every op tagged pointwise is fused like one (Inductor lowers it to a
   // pointwise loop), though PyTorch's fusible set lacks some: prims.fma of
-  // a decomposed softmax backward (fusion_groups.cpp says what it cost).
+  // a decomposed softmax backward (inductor_fusible.h says what it cost).
   // Off: only the fusible set (and pads, above) fuse.
   bool pointwise_tag_fuses = true;
   // A copy_ into a graph input (BatchNorm's running statistics, any input

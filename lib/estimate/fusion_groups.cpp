@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "estimate/inductor_fusible.h"
 #include "estimate/inductor_op_count.h"
 #include "estimate/sibling_fusion.h"
 
@@ -115,34 +116,15 @@ class Grouper {
       } else {
         join_or_start(id);
       }
-    } else if (ops_.is_fusible_op(id) || (o_.pointwise_tag_fuses && tagged_pointwise(id)) ||
+    } else if (ops_.is_fusible_op(id) || (o_.pointwise_tag_fuses && tagged_pointwise(g_, id)) ||
                (o_.pad_is_pointwise && n.packet == "aten.constant_pad_nd" && !feeds_own_kernel(id)) ||
-               (o_.fuse_input_copies && copies_into_input(n))) {
+               (o_.fuse_input_copies && copies_into_input(g_, id))) {
       join_or_start(id);
       f_.reduction[id] = n.reduction_tag;
     } else {
       role = NodeRole::OwnKernel;
       f_.kernel[id] = new_kernel(id);
     }
-  }
-
-  // BandwidthOptions::fuse_input_copies: a copy_ whose destination is a
-  // graph input.
-  bool copies_into_input(const Node& n) const {
-    return n.packet == "aten.copy_" && n.positional_inputs.size() == 2 &&
-           g_[n.positional_inputs[0]].op == OpKind::Placeholder;
-  }
-
-  // Inductor lowers every op tagged pointwise to a pointwise loop and fuses
-  // it, whether or not PyTorch's fusible set lists it: prims.fma, the last
-  // op of a decomposed softmax backward, is in no class. As a kernel of its
-  // own it stored its two [16, 12, 512, 512] float32 inputs in each of
-  // bert_mlm's attention layers, 0.18 GB above the measured peak (Inductor's
-  // generated code on the H100 computes the softmax backward in one kernel).
-  // Off: --bandwidth-option pointwise_tag_fuses=false.
-  bool tagged_pointwise(NodeId id) const {
-    const auto& tags = g_.record(id).op_tags();
-    return std::find(tags.begin(), tags.end(), "pointwise") != tags.end();
   }
 
   // Whether a non-fusible op (a matmul) reads `id`, directly or via views:
