@@ -99,6 +99,11 @@ struct Device {
   double fp32_matmul_rate_fraction() const {
     return fp32_matmul_efficiency > 0 ? fp32_matmul_efficiency : matmul_efficiency;
   }
+  // The fraction of its peak a compute-intensive kernel reaches: a
+  // convolution's, or a matmul's (TF32's for float32).
+  double compute_rate_fraction(bool convolution, bool fp32) const {
+    return convolution ? conv_efficiency : fp32 ? fp32_matmul_rate_fraction() : matmul_efficiency;
+  }
   // Seconds every kernel takes beyond its bytes or FLOPs (its start and the
   // tail of its last wave), and a cuBLAS matmul's in its place; 0: not
   // measured.

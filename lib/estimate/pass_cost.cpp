@@ -244,11 +244,8 @@ class PassCoster {
         const bool fp32 = g_[typed].dtype == kFloat32;
         const double peak = fp32 ? device_.fp32_flops_per_second : device_.flops_per_second;
         matmul = !is_convolution(op);
-        const double efficiency = !matmul ? device_.conv_efficiency
-                                  : fp32  ? device_.fp32_matmul_rate_fraction()
-                                          : device_.matmul_efficiency;
-        const double rate = peak * (derate ? efficiency : 1.0);
-        flop_s = is_convolution(op) ? convolution_seconds(g_, roots.front(), ke.flops, rate, device_, o_)
+        const double rate = peak * (derate ? device_.compute_rate_fraction(!matmul, fp32) : 1.0);
+        flop_s = !matmul ? convolution_seconds(g_, roots.front(), ke.flops, rate, device_, o_)
                                     : static_cast<double>(ke.flops) / rate;
       }
     }

@@ -144,10 +144,7 @@ void find_costs(const Graph& g, const PartitionResult& ref, const Settings& s, c
     }
     if (ops.is_compute_intensive(v)) {
       const double rate = (n.dtype == kFloat32 ? device.fp32_flops_per_second : device.flops_per_second) *
-                          (eff ? (is_convolution(n)       ? device.conv_efficiency
-                                  : n.dtype == kFloat32 ? device.fp32_matmul_rate_fraction()
-                                                        : device.matmul_efficiency)
-                               : 1);
+                          (eff ? device.compute_rate_fraction(is_convolution(n), n.dtype == kFloat32) : 1);
       seconds = static_cast<double>(count_flops_if_readable(g, v)) / rate;
     }
     if (!fusible) {
