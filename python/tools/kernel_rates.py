@@ -128,7 +128,8 @@ def grouped_conv(out):
     aten = torch.ops.aten
     for width, per_group, hw, stride in ((48, 24, 56, 1), (120, 24, 28, 1), (336, 24, 14, 1), (888, 24, 7, 1),
                                          (336, 24, 28, 2), (128, 4, 56, 1), (256, 8, 28, 1), (512, 16, 14, 1),
-                                         (256, 32, 28, 1), (512, 64, 14, 1), (256, 256, 28, 1), (512, 512, 14, 1)):
+                                         (256, 32, 28, 1), (512, 64, 14, 1), (256, 256, 28, 1), (512, 512, 14, 1),
+                                         (256, 1, 28, 1), (512, 1, 14, 1), (1024, 32, 14, 1), (2048, 64, 7, 1)):
         groups = width // per_group
         x = torch.randn(64, width, hw, hw, device="cuda", dtype=torch.bfloat16).contiguous(
             memory_format=torch.channels_last)

@@ -171,6 +171,20 @@ def wait_for_all(work, models, deadline):
     return False
 
 
+def copy_graphs(work, name, records, res):
+    """Copies the default plan's joint graphs into WORK/graphs. Called again
+    after the timed steps: a step whose later graphs compile on a later call
+    (a graph break taken only then) adds records after the first copy."""
+    gdir = os.path.join(work, "graphs")
+    os.makedirs(gdir, exist_ok=True)
+    res["graphs"] = len(records)
+    res["graph_files"] = []
+    for i, r in enumerate(records):
+        f = f"{name}{'' if i == 0 else '_' + str(i)}.graph.json"
+        shutil.copy(r["graph"], os.path.join(gdir, f))
+        res["graph_files"].append(f)
+
+
 def worker(args, name):
     work = args.work
     mdir = os.path.join("/tmp/pt_families", name)
@@ -185,14 +199,7 @@ def worker(args, name):
         compiled["base"] = c
         res["settings"]["base"] = info
         base_rec = p.records
-        res["graphs"] = len(base_rec)
-        gdir = os.path.join(work, "graphs")
-        os.makedirs(gdir, exist_ok=True)
-        res["graph_files"] = []
-        for i, r in enumerate(base_rec):
-            f = f"{name}{'' if i == 0 else '_' + str(i)}.graph.json"
-            shutil.copy(r["graph"], os.path.join(gdir, f))
-            res["graph_files"].append(f)
+        copy_graphs(work, name, base_rec, res)
         for label in labels:
             if label in ("base", "base_again"):
                 continue
@@ -229,6 +236,7 @@ def worker(args, name):
         fcntl.flock(lock, fcntl.LOCK_EX)
         log(name, "measuring", list(compiled))
         measure(args, name, w, params, compiled, res)
+        copy_graphs(work, name, base_rec, res)
         write_json(os.path.join(work, f"{name}.json"), res)
         fcntl.flock(lock, fcntl.LOCK_UN)
 

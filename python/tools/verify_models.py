@@ -471,12 +471,21 @@ def swin_t_bf16(b=64):
     return Workload("swin_t_bf16", _ce_step, {"m": m}, lambda i: (m, x, y))
 
 
+def resnext50_bf16_cl(b=64):
+    """torchvision resnext50_32x4d, bf16, channels-last, B=64: 3x3
+    convolutions in 32 groups of 4 to 32 channels."""
+    import torchvision
+    return _channels_last_classifier("resnext50_bf16_cl", torchvision.models.resnext50_32x4d,
+                                     b, torch.bfloat16, 61)
+
+
 FAMILY_MODELS = {"resnet50_fp32_cl": resnet50_fp32_cl, "resnet50_bf16_cl": resnet50_bf16_cl,
                  "convnext_tiny_bf16_cl": convnext_tiny_bf16_cl, "vit_b16": vit_b16_bf16,
                  "llama_gqa": llama_gqa, "moe_top2": moe_top2,
                  "mobilenet_v3_bf16_cl": mobilenet_v3_bf16_cl, "bert_mlm": bert_mlm,
                  "efficientnet_b0_bf16_cl": efficientnet_b0_bf16_cl, "t5_small_lm": t5_small_lm,
-                 "regnet_y_1_6gf_bf16_cl": regnet_y_1_6gf_bf16_cl, "swin_t_bf16": swin_t_bf16}
+                 "regnet_y_1_6gf_bf16_cl": regnet_y_1_6gf_bf16_cl, "swin_t_bf16": swin_t_bf16,
+                 "resnext50_bf16_cl": resnext50_bf16_cl}
 
 
 CORPUS_MODELS = {"linear_ce": linear_ce, "mlp_dynamic": mlp_dynamic, "sac_mlp": sac_mlp,
