@@ -28,6 +28,26 @@ double narrow_seconds(const ConvolutionWork& k, double t, const Device& device, 
   return t + k.pad_bytes / bandwidth;
 }
 
+const GroupedKernelRate& grouped_rate(const Device& device, ConvolutionKernel k) {
+  return k == ConvolutionKernel::Forward         ? device.grouped_conv.forward
+         : k == ConvolutionKernel::InputGradient ? device.grouped_conv.input_gradient
+                                                 : device.grouped_conv.weight_gradient;
+}
+
+// FLOP/s of a grouped kernel of `channels` per group (at most 64): the
+// measured rate at a power of two (2 channels at 4's), the `other` rate
+// elsewhere.
+double grouped_flops_per_second(const GroupedKernelRate& r, int64_t channels) {
+  if ((channels & (channels - 1)) != 0) return r.other;
+  size_t at = 0;  // 4 channels or fewer: 0, 64: 4
+  for (int64_t c = 4; c < channels && at + 1 < r.by_power_of_two.size(); c *= 2) ++at;
+  return r.by_power_of_two[at];
+}
+
+// Above 64 channels a group no grouped kernel was measured: such layers
+// run at the convolution rate.
+constexpr int64_t kMostGroupChannels = 64;
+
 }  // namespace
 
 double convolution_seconds(const Graph& g, NodeId op, double flops, double rate, const Device& device,
@@ -38,8 +58,12 @@ double convolution_seconds(const Graph& g, NodeId op, double flops, double rate,
   const std::vector<ConvolutionWork> kernels = convolution_kernels(g, op);
   const bool narrow = derate && device.narrow_conv.measured() &&
                       std::any_of(kernels.begin(), kernels.end(), [](const auto& k) { return k.narrow; });
+  const bool grouped = derate && device.grouped_conv.measured() &&
+                       std::any_of(kernels.begin(), kernels.end(), [](const auto& k) {
+                         return k.group_channels > 0 && k.group_channels <= kMostGroupChannels;
+                       });
   const bool split = o.split_convolution_backward && g[op].packet == "aten.convolution_backward";
-  if (kernels.empty() || !(depthwise || narrow || split)) {
+  if (kernels.empty() || !(depthwise || narrow || grouped || split)) {
     return flops / (depthwise ? device.vector_flops_per_second : rate);
   }
   const double bandwidth = device.bytes_per_second * (derate ? device.memory_efficiency : 1.0);
@@ -51,7 +75,12 @@ double convolution_seconds(const Graph& g, NodeId op, double flops, double rate,
       t = std::max(k.work / (device.vector_flops_per_second * r.flops_fraction),
                    k.bytes / (bandwidth * r.bandwidth_fraction));
     }
-    if (k.narrow && narrow) t = narrow_seconds(k, t, device, bandwidth);
+    if (grouped && k.group_channels > 0 && k.group_channels <= kMostGroupChannels) {
+      const double rate_here = grouped_flops_per_second(grouped_rate(device, k.kernel), k.group_channels);
+      t = std::max(k.work / rate_here, k.bytes / bandwidth);
+    } else if (k.narrow && narrow) {
+      t = narrow_seconds(k, t, device, bandwidth);
+    }
     seconds += t;
   }
   return seconds;

@@ -12,7 +12,10 @@
 //   - a convolution of fewer than 8 input channels per group is no faster
 //     than its elements and its FLOPs at the device's measured rates, after
 //     the copy of its 16-bit input padded to 8 channels
-//     (Device::narrow_conv; off with the other efficiencies).
+//     (Device::narrow_conv; off with the other efficiencies);
+//   - a grouped convolution of at most 64 input channels per group (not
+//     depthwise) runs at the device's grouped rate for its channels per
+//     group (Device::grouped_conv; off with the other efficiencies).
 #pragma once
 
 #include "estimate/bandwidth_options.h"

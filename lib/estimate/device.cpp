@@ -29,6 +29,7 @@ struct Preset {
   double fp32_matmul_efficiency = 0;
   double kernel_latency_seconds = 0;
   double matmul_latency_seconds = 0;
+  GroupedConvolution grouped_conv{};
 };
 
 // cuDNN attention (attention_rate.h), fitted to the H200's kernel times at
@@ -98,6 +99,19 @@ constexpr NarrowConvolution kHopperNarrowConv = {{7.5e-12, 37e12}, {4.5e-12, 64e
 // efficiencies.
 constexpr ColumnReduction kHopperColumnReduction = {64};
 
+// Grouped convolutions on Hopper (python/tools/kernel_rates.py, one H100:
+// bf16, channels-last, 3x3, B=64, each kernel alone in a CUDA graph). At 4,
+// 8, 16, 32 and 64 channels a group the forward reached 20, 31, 78, 176
+// and 225e12 FLOP/s, the input gradient 17, 33, 77, 176, 266e12, the
+// weight gradient 2.3, 44, 72, 170, 294e12 (medians where two shapes were
+// timed), where a dense 256- or 512-channel layer reached 620-770e12. At
+// 24 channels a group (RegNetY's widths 48-888 at 56-7 pixels) every
+// kernel ran at 10-14e12 FLOP/s (37e12 with only 2 groups, 6-7e12 at
+// stride 2): 12e12. Off with the other efficiencies.
+constexpr GroupedConvolution kHopperGroupedConv = {{{20e12, 31e12, 78e12, 176e12, 225e12}, 12e12},
+                                                   {{17e12, 33e12, 77e12, 176e12, 266e12}, 12e12},
+                                                   {{2.3e12, 44e12, 72e12, 170e12, 294e12}, 12e12}};
+
 // ATen's index_add on Hopper (indexFuncLargeIndex): one scalar bfloat16
 // atomic add per source element, resolved at the L2. The MoE dispatch of
 // 32768 x 1024 elements into a 40961 x 1024 buffer took 295 us a call on
@@ -131,7 +145,7 @@ constexpr Preset kPresets[] = {
     // (below): the same SMs and caches.
     {"h100", 3.35e12, 989e12, 494e12, 0.89, kHopperMatmulEfficiency, 1.59e-12, 0.61e-12, 128 * 1024, kHopperAttention,
      kHopperConvEfficiency, kHopperVectorFlops, kHopperDepthwise, kHopperAtomicAddSeconds, kHopperNarrowConv,
-     kHopperColumnReduction, kHopperTf32MatmulEfficiency, kHopperKernelLatency, kHopperMatmulLatency},
+     kHopperColumnReduction, kHopperTf32MatmulEfficiency, kHopperKernelLatency, kHopperMatmulLatency, kHopperGroupedConv},
     // Memory efficiency measured on one H200 (docs/bandwidth_model.md,
     // micro-benchmark); matmuls and fixed costs the H100's (the same SMs).
     // Off: --bandwidth-option apply_device_efficiency=false.
@@ -151,7 +165,7 @@ constexpr Preset kPresets[] = {
     // Off: --bandwidth-option cached_row_rereads=false.
     {"h200", 4.8e12, 989e12, 494e12, 0.88, kHopperMatmulEfficiency, 1.59e-12, 0.61e-12, 128 * 1024, kHopperAttention,
      kHopperConvEfficiency, kHopperVectorFlops, kHopperDepthwise, kHopperAtomicAddSeconds, kHopperNarrowConv,
-     kHopperColumnReduction, kHopperTf32MatmulEfficiency, kHopperKernelLatency, kHopperMatmulLatency},
+     kHopperColumnReduction, kHopperTf32MatmulEfficiency, kHopperKernelLatency, kHopperMatmulLatency, kHopperGroupedConv},
     {"h200-measured", 4.2e12, 616e12, 300e12, 1, 1, 0, 0, 0, {}, 1, kHopperVectorFlops},
 };
 
@@ -174,7 +188,7 @@ Device parse_device(std::string_view text) {
               p.memory_efficiency, p.matmul_efficiency, p.erf_seconds,       p.exp_seconds,
               p.cached_row_bytes,  p.attention,         p.conv_efficiency,  p.vector_flops_per_second,
               p.depthwise, p.atomic_add_seconds, p.narrow_conv, p.column_reduction,
-              p.fp32_matmul_efficiency, p.kernel_latency_seconds, p.matmul_latency_seconds};
+              p.fp32_matmul_efficiency, p.kernel_latency_seconds, p.matmul_latency_seconds, p.grouped_conv};
     }
   }
   const auto colon = text.find(':');

@@ -2,6 +2,7 @@
 // bandwidth for every kernel, and peak FLOP/s for compute-intensive ops.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -42,6 +43,22 @@ struct NarrowConvolution {
     return forward.seconds_per_element > 0 || forward.flops_per_second > 0 ||
            weight_gradient.seconds_per_element > 0 || weight_gradient.flops_per_second > 0;
   }
+};
+
+// Grouped convolutions of 2 to 64 input channels per group, not depthwise
+// (kernel_flops.h's ConvolutionWork::group_channels): cuDNN's grouped
+// kernels reach far less than a dense convolution's rate, set by the
+// channels a group. A kernel's FLOP/s at 4, 8, 16, 32 and 64 channels a
+// group (`by_power_of_two`; 2 at 4's) and `other` at a count that is not a
+// power of two, which cuDNN runs far slower still. Zeros: not measured,
+// the convolution rate.
+struct GroupedKernelRate {
+  std::array<double, 5> by_power_of_two{};
+  double other = 0;
+};
+struct GroupedConvolution {
+  GroupedKernelRate forward, input_gradient, weight_gradient;
+  bool measured() const { return forward.other > 0; }
 };
 
 // Reductions across rows (column_reduction.h): a kernel holding one whose
@@ -109,6 +126,8 @@ struct Device {
   // measured.
   double kernel_latency_seconds = 0;
   double matmul_latency_seconds = 0;
+  // Grouped convolutions (GroupedConvolution above); zeros: not measured.
+  GroupedConvolution grouped_conv;
 };
 
 // Presets (datasheet numbers, SXM parts; docs/design.md section 6):

@@ -125,12 +125,14 @@ std::vector<ConvolutionWork> convolution_kernels(const Graph& g, NodeId id) {
       narrow && channels > 0 && g[x_node].size_bytes == 2 * g[x_node].numel
           ? x_bytes * (1 + static_cast<double>(kTensorCoreChannels) / static_cast<double>(channels))
           : 0;
+  const bool depthwise = is_depthwise_convolution(g, id);
+  const int64_t group_count = int_arg(pn, backward ? kBackwardGroups : kForwardGroups, "groups").value_or(1);
+  const int64_t group_channels = group_count > 1 && !depthwise && !transposed ? channels : 0;
   if (!backward) {
     return {{ConvolutionKernel::Forward, kernel_flops(g, id), x_bytes + weight_bytes + bytes_of(id),
-             static_cast<double>(g[id].numel), narrow, pad_bytes}};
+             static_cast<double>(g[id].numel), narrow, pad_bytes, group_channels}};
   }
-  const bool depthwise = is_depthwise_convolution(g, id);
-  const double groups = static_cast<double>(int_arg(pn, kBackwardGroups, "groups").value_or(1));
+  const double groups = static_cast<double>(group_count);
   const NodeId grad_out = n.positional_inputs[0];
   const double grad_out_bytes = bytes_of(grad_out);
   double taps = 1;
@@ -139,11 +141,12 @@ std::vector<ConvolutionWork> convolution_kernels(const Graph& g, NodeId id) {
   if (gradient_requested(pn, 0).value_or(true)) {
     const double work = depthwise ? 2 * taps * x_elements : counted_gradient_term(g, id, true);
     out.push_back({ConvolutionKernel::InputGradient, work, grad_out_bytes + weight_bytes + x_bytes, x_elements, narrow,
-                   pad_bytes});
+                   pad_bytes, group_channels});
   }
   if (gradient_requested(pn, 1).value_or(true)) {
     out.push_back({ConvolutionKernel::WeightGradient, counted_gradient_term(g, id, false) / groups,
-                   grad_out_bytes + x_bytes + weight_bytes, static_cast<double>(g[grad_out].numel), narrow, pad_bytes});
+                   grad_out_bytes + x_bytes + weight_bytes, static_cast<double>(g[grad_out].numel), narrow, pad_bytes,
+                   group_channels});
   }
   return out;
 }

@@ -49,6 +49,8 @@ bool is_depthwise_convolution(const Graph& g, NodeId id);
 // (`pad_bytes`, that copy's loads and stores). `elements`: the output
 // elements of a forward, the output-gradient elements a weight gradient
 // reads, the input-gradient elements an input gradient writes.
+// `group_channels`: the input channels per group of a grouped convolution
+// that is not depthwise (Device::grouped_conv), else 0.
 enum class ConvolutionKernel { Forward, InputGradient, WeightGradient };
 struct ConvolutionWork {
   ConvolutionKernel kernel;
@@ -57,6 +59,7 @@ struct ConvolutionWork {
   double elements = 0;
   bool narrow = false;
   double pad_bytes = 0;
+  int64_t group_channels = 0;
 };
 std::vector<ConvolutionWork> convolution_kernels(const Graph& g, NodeId id);
 

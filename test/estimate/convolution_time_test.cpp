@@ -103,3 +103,32 @@ TEST_CASE("a convolution of fewer than 8 input channels is bound by its elements
                                       tensor_val({2, 4, 5, 5}));
   CHECK_FALSE(pt::convolution_kernels(wide, wide.find("op"))[0].narrow);
 }
+
+TEST_CASE("a grouped convolution runs at the device's rate for its channels per group") {
+  // x [2,C,5,5] bfloat16 into 16 output channels of 3x3 filters, stride 1:
+  // 2 * 800 * (C / groups) * 9 FLOPs. Bytes cost nothing.
+  const auto forward = [](int64_t channels, int groups) {
+    const std::vector<Input> in = {{"x", {2, channels, 5, 5}}, {"w", {16, channels / groups, 3, 3}}};
+    return one_op_graph(in, "aten.convolution.default",
+                        node_args({"x", "w"}) + "args { none: true } " + conv_tail(groups), tensor_val({2, 16, 5, 5}));
+  };
+  pt::Device d{"test", 1e18, 1e12, 5e11};
+  d.grouped_conv.forward = {{1e9, 2e9, 4e9, 8e9, 16e9}, 3e9};
+  const auto ops = pt::OpClasses::pytorch_defaults();
+  const auto seconds = [&](const pt::Graph& g, const pt::BandwidthOptions& o = {}) {
+    return pt::estimate_pass(g, pt::test::whole_pass(g), g.outputs, ops, d, o).seconds;
+  };
+  const pt::Graph eight = forward(32, 4);
+  REQUIRE(pt::convolution_kernels(eight, eight.find("op"))[0].group_channels == 8);
+  CHECK(seconds(eight) == doctest::Approx(2.0 * 800 * 8 * 9 / 2e9));
+  CHECK(seconds(forward(64, 1)) == doctest::Approx(2.0 * 800 * 64 * 9 / 1e12));    // one group: dense
+  CHECK(seconds(forward(64, 2)) == doctest::Approx(2.0 * 800 * 32 * 9 / 8e9));
+  CHECK(seconds(forward(48, 2)) == doctest::Approx(2.0 * 800 * 24 * 9 / 3e9));    // 24: not a power of two
+  CHECK(seconds(forward(16, 8)) == doctest::Approx(2.0 * 800 * 2 * 9 / 1e9));      // 2 channels: 4's rate
+  CHECK(seconds(forward(256, 2)) == doctest::Approx(2.0 * 800 * 128 * 9 / 1e12));  // above 64: dense
+  pt::BandwidthOptions peaks;
+  peaks.apply_device_efficiency = false;
+  CHECK(seconds(eight, peaks) == doctest::Approx(2.0 * 800 * 8 * 9 / 1e12));
+  // A depthwise convolution keeps its own rule.
+  CHECK(pt::convolution_kernels(forward(16, 16), forward(16, 16).find("op"))[0].group_channels == 0);
+}

@@ -52,6 +52,12 @@ TEST_CASE("h100 and h200 carry their measured efficiencies; unmeasured presets a
   CHECK(h100.narrow_conv.weight_gradient.flops_per_second == 64e12);
   CHECK(h100.column_reduction.row_overhead_bytes == 64);
   CHECK(h200.column_reduction.row_overhead_bytes == h100.column_reduction.row_overhead_bytes);
+  // Grouped convolutions: 24 channels a group (not a power of two) far
+  // slower than 32 (device.cpp).
+  CHECK(h100.grouped_conv.forward.other == 12e12);
+  CHECK(h100.grouped_conv.weight_gradient.by_power_of_two[0] == 2.3e12);
+  CHECK(h100.grouped_conv.input_gradient.by_power_of_two[3] == 176e12);
+  CHECK(h200.grouped_conv.forward.by_power_of_two[4] == h100.grouped_conv.forward.by_power_of_two[4]);
   // The same chip: the fused kernels' arithmetic, the cached rows and
   // attention's rates are the H200's.
   CHECK(h100.erf_seconds == h200.erf_seconds);
@@ -67,6 +73,7 @@ TEST_CASE("h100 and h200 carry their measured efficiencies; unmeasured presets a
     CHECK(pt::parse_device(name).depthwise.forward.flops_fraction == 1);
     CHECK(pt::parse_device(name).depthwise.weight_gradient.bandwidth_fraction == 1);
     CHECK_FALSE(pt::parse_device(name).narrow_conv.measured());
+    CHECK_FALSE(pt::parse_device(name).grouped_conv.measured());
     CHECK(pt::parse_device(name).column_reduction.row_overhead_bytes == 0);
     CHECK(pt::parse_device(name).fp32_matmul_rate_fraction() == 1);
     CHECK(pt::parse_device(name).kernel_latency_seconds == 0);
