@@ -138,8 +138,9 @@ def launched_step_times(c, w, params, steps):
     return out
 
 
-def kernel_profile(c, w, params):
-    """Per kernel name: total device microseconds and calls over one launched step."""
+def kernel_profile(c, w, params, top=80):
+    """Per kernel name: total device microseconds and calls over one launched
+    step; the `top` names by time (0: all)."""
     from torch.profiler import ProfilerActivity, profile
     ms._zero(params)
     ms._step(c, w.make_args(0))
@@ -156,10 +157,10 @@ def kernel_profile(c, w, params):
             k = kernels.setdefault(e.name, [0.0, 0])
             k[0] += us
             k[1] += 1
-    top = sorted(kernels.items(), key=lambda kv: -kv[1][0])
+    ranked = sorted(kernels.items(), key=lambda kv: -kv[1][0])
     return {"total_us": sum(v[0] for v in kernels.values()), "kernels": len(kernels),
             "launches": sum(v[1] for v in kernels.values()),
-            "by_name": [[n, round(v[0], 1), v[1]] for n, v in top[:80]]}
+            "by_name": [[n, round(v[0], 1), v[1]] for n, v in (ranked[:top] if top else ranked)]}
 
 
 def wait_for_all(work, models, deadline):
@@ -302,10 +303,10 @@ def measure(args, name, w, params, compiled, res):
         log(name, label, f"graph {s.get('step_ms', float('nan')):.3f} ms, launched "
             f"{s.get('launched_step_ms', float('nan')):.3f} ms, step peak {s['step_peak_bytes'] / 1e9:.4f} GB")
     res["profile"] = {}
-    for label in ("base", "aggressive"):
+    for label in args.profile.split(","):
         if label in compiled and time.time() - START < args.deadline_s + 30:
             try:
-                res["profile"][label] = kernel_profile(compiled[label], w, params)
+                res["profile"][label] = kernel_profile(compiled[label], w, params, args.profile_top)
             except Exception:  # noqa: BLE001
                 res["profile"][label] = {"error": traceback.format_exc()[-2000:]}
 
@@ -393,6 +394,8 @@ def main():
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--steps", type=int, default=8)
     ap.add_argument("--microbench", action="store_true")
+    ap.add_argument("--profile", default="base,aggressive", help="settings whose kernels are profiled")
+    ap.add_argument("--profile-top", type=int, default=80, help="kernel names kept per profile (0: all)")
     ap.add_argument("--compile-deadline-s", type=float, default=300,
                     help="no new compile starts after this many seconds")
     ap.add_argument("--deadline-s", type=float, default=480, help="no new timing round starts after this")
