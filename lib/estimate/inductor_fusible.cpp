@@ -5,7 +5,8 @@
 namespace pt {
 
 bool tagged_pointwise(const Graph& g, NodeId id) {
-  const auto& tags = g.record(id).op_tags();
+  const proto::Node pn = g.record(id);
+  const auto& tags = pn.op_tags();
   return std::find(tags.begin(), tags.end(), "pointwise") != tags.end();
 }
 

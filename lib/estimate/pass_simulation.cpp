@@ -9,7 +9,8 @@ namespace pt {
 bool PassSimulation::fused_op(NodeId id, const Materialized& rules) const {
   if (ops.is_fusible_op(id)) return true;
   if (!rules.pointwise_tag_fuses) return false;
-  const auto& tags = g.record(id).op_tags();
+  const proto::Node pn = g.record(id);
+  const auto& tags = pn.op_tags();
   return std::find(tags.begin(), tags.end(), "pointwise") != tags.end();
 }
 

@@ -77,49 +77,87 @@ proto::Partition partition_skeleton(const Graph& g, const Classification& c, con
   return p;
 }
 
-namespace {
-
-// Adds `node` to `graph` without copying it; PartitionView::Return takes it
-// back. The message only reads it (serializing writes its cached size).
-void borrow(proto::Graph& graph, const proto::Node& node) {
-  graph.mutable_nodes()->UnsafeArenaAddAllocated(const_cast<proto::Node*>(&node));
+std::shared_ptr<proto::Partition> partition_message(const Graph& g, const Classification& c, const Extraction& e,
+                                                    const Settings& s) {
+  auto p = new_arena_message<proto::Partition>();
+  *p = partition_skeleton(g, c, e, s);
+  const PartitionLayout l = partition_layout(g, c, e);
+  proto::Graph& fw = *p->mutable_forward();
+  fw.mutable_nodes()->Reserve(static_cast<int>(l.forward_nodes.size() + 1));
+  for (NodeId id : l.forward_nodes) g.record_into(id, *fw.add_nodes());
+  *fw.add_nodes() = output_node(g, l.forward_outputs);
+  proto::Graph& bw = *p->mutable_backward();
+  bw.mutable_nodes()->Reserve(static_cast<int>(l.backward_inputs.size() + l.backward_nodes.size() + 1));
+  for (NodeId id : l.backward_inputs) *bw.add_nodes() = placeholder_node(g.record(id));
+  for (NodeId id : l.backward_nodes) g.record_into(id, *bw.add_nodes());
+  *bw.add_nodes() = output_node(g, l.backward_outputs);
+  return p;
 }
 
-void give_back(proto::Graph& graph) {
-  graph.mutable_nodes()->UnsafeArenaExtractSubrange(0, graph.nodes_size(), nullptr);
+namespace {
+
+// Binary output in pieces: the skeleton (every field but the nodes), then
+// Partition messages that each hold only a batch of forward or backward
+// nodes. Protobuf parses concatenated messages as one (repeated fields
+// append, message fields merge), so the pieces parse as partition_message's
+// message. One scratch message, its nodes reused batch after batch, stands
+// in for a decoded copy of every node: that copy is a message tree of ~1 KB
+// a node, a fresh page every four nodes.
+class ChunkWriter {
+ public:
+  explicit ChunkWriter(std::string& out) : out_(out) {}
+  // Nodes from here on go to the backward graph (else the forward).
+  void start(bool backward) {
+    flush();
+    chunk_.Clear();
+    graph_ = backward ? chunk_.mutable_backward() : chunk_.mutable_forward();
+  }
+  // The next node, to be filled in before the following call.
+  proto::Node& next() {
+    if (graph_->nodes_size() == kBatch) flush();
+    return *graph_->add_nodes();
+  }
+  void flush() {
+    if (graph_ == nullptr || graph_->nodes_size() == 0) return;
+    append(out_, chunk_);
+    graph_->mutable_nodes()->Clear();  // keeps the cleared nodes for reuse
+  }
+  static void append(std::string& out, const proto::Partition& piece) {
+    check_message_size(out.size() + piece.ByteSizeLong(), piece.GetDescriptor()->name());
+    out += serialize_message(piece, Format::Binary);
+  }
+
+ private:
+  // Nodes a batch: a few hundred KB of scratch, which stays in cache.
+  static constexpr int kBatch = 256;
+  std::string& out_;
+  proto::Partition chunk_;
+  proto::Graph* graph_ = nullptr;
+};
+
+std::string serialize_binary_partition(const Graph& g, const Classification& c, const Extraction& e,
+                                       const Settings& s) {
+  std::string out;
+  ChunkWriter::append(out, partition_skeleton(g, c, e, s));
+  const PartitionLayout l = partition_layout(g, c, e);
+  ChunkWriter writer(out);
+  writer.start(false);
+  for (NodeId id : l.forward_nodes) g.record_into(id, writer.next());
+  writer.next() = output_node(g, l.forward_outputs);
+  writer.start(true);
+  for (NodeId id : l.backward_inputs) writer.next() = placeholder_node(g.record(id));
+  for (NodeId id : l.backward_nodes) g.record_into(id, writer.next());
+  writer.next() = output_node(g, l.backward_outputs);
+  writer.flush();
+  return out;
 }
 
 }  // namespace
 
-PartitionView::PartitionView(const Graph& g, const Classification& c, const Extraction& e, const Settings& s)
-    : message_(partition_skeleton(g, c, e, s)) {
-  const PartitionLayout l = partition_layout(g, c, e);
-  proto::Graph& fw = *message_.mutable_forward();
-  fw.mutable_nodes()->Reserve(static_cast<int>(l.forward_nodes.size() + 1));
-  for (NodeId id : l.forward_nodes) borrow(fw, g.record(id));
-  borrow(fw, made_.emplace_back(output_node(g, l.forward_outputs)));
-  proto::Graph& bw = *message_.mutable_backward();
-  bw.mutable_nodes()->Reserve(static_cast<int>(l.backward_inputs.size() + l.backward_nodes.size() + 1));
-  for (NodeId id : l.backward_inputs) borrow(bw, made_.emplace_back(placeholder_node(g.record(id))));
-  for (NodeId id : l.backward_nodes) borrow(bw, g.record(id));
-  borrow(bw, made_.emplace_back(output_node(g, l.backward_outputs)));
-}
-
-PartitionView::Return::~Return() {
-  give_back(*message->mutable_forward());
-  give_back(*message->mutable_backward());
-}
-
-std::shared_ptr<proto::Partition> partition_message(const Graph& g, const Classification& c, const Extraction& e,
-                                                    const Settings& s) {
-  auto p = new_arena_message<proto::Partition>();
-  *p = PartitionView(g, c, e, s).message();
-  return p;
-}
-
 std::string serialize_partition(const Graph& g, const Classification& c, const Extraction& e, const Settings& s,
                                 Format format) {
-  return serialize_message(PartitionView(g, c, e, s).message(), format);
+  if (format == Format::Binary) return serialize_binary_partition(g, c, e, s);
+  return serialize_message(*partition_message(g, c, e, s), format);
 }
 
 }  // namespace pt
