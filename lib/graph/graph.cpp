@@ -27,6 +27,17 @@ void Graph::record_into(NodeId id, proto::Node& out) const {
   else out = overlay->nodes(-1 - k);
 }
 
+void Graph::record_bytes(NodeId id, std::string& out) const {
+  const int k = nodes[static_cast<size_t>(id)].record_index;
+  if (k >= 0) out.assign(records->bytes(k));
+  else encode_record(overlay->nodes(-1 - k), out);
+}
+
+size_t Graph::record_size(NodeId id) const {
+  const int k = nodes[static_cast<size_t>(id)].record_index;
+  return k >= 0 ? records->bytes(k).size() : overlay->nodes(-1 - k).ByteSizeLong();
+}
+
 UserLists::UserLists(const std::vector<Node>& nodes) {
   // Two passes over the inputs: count each node's distinct users (a node
   // reading X twice is one user; inputs arrive in graph order, so a repeat

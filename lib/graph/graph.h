@@ -159,6 +159,11 @@ struct Graph {
   // many records decodes into one reused message with record_into.
   proto::Node record(NodeId id) const;
   void record_into(NodeId id, proto::Node& out) const;
+  // Node `id`'s record serialized into `out` (replacing it), without
+  // decoding: a loaded record's bytes as stored, a rewritten one encoded
+  // (encode_record); and its size in bytes.
+  void record_bytes(NodeId id, std::string& out) const;
+  size_t record_size(NodeId id) const;
   NodeId find(std::string_view name) const;
   NodeId output_node() const { return size() - 1; }
 };

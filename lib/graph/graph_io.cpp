@@ -328,19 +328,25 @@ namespace {
 
 // Binary serialization with map entries sorted by key.
 std::string serialize_deterministically(const google::protobuf::Message& msg) {
-  // Into a string of the exact size: a growing string touched every byte
-  // about twice (each doubling copies), a page fault per fresh 4 KiB.
-  const size_t size = msg.ByteSizeLong();
-  check_message_size(size, msg.GetDescriptor()->name());
-  std::string out(size, '\0');
-  google::protobuf::io::ArrayOutputStream stream(out.data(), static_cast<int>(size));
-  google::protobuf::io::CodedOutputStream coded(&stream);
-  coded.SetSerializationDeterministic(true);
-  msg.SerializeWithCachedSizes(&coded);
+  std::string out;
+  append_binary(msg, out, msg.GetDescriptor()->name());
   return out;
 }
 
 }  // namespace
+
+void append_binary(const google::protobuf::Message& msg, std::string& out, std::string_view what) {
+  // Into the string grown by the exact size: a growing string touched every
+  // byte about twice (each doubling copies), a page fault per fresh 4 KiB.
+  const size_t size = msg.ByteSizeLong();
+  check_message_size(out.size() + size, what);
+  const size_t at = out.size();
+  out.resize(at + size);
+  google::protobuf::io::ArrayOutputStream stream(out.data() + at, static_cast<int>(size));
+  google::protobuf::io::CodedOutputStream coded(&stream);
+  coded.SetSerializationDeterministic(true);
+  msg.SerializeWithCachedSizes(&coded);
+}
 
 void check_message_size(uint64_t bytes, std::string_view what) {
   if (bytes > kMaxInputBytes) {

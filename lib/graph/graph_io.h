@@ -55,6 +55,10 @@ std::string serialize_message(const google::protobuf::Message& msg, Format forma
 // and return nothing, and an empty file would be written. Text format has no
 // such limit, which the message says.
 void check_message_size(uint64_t bytes, std::string_view what);
+// Appends `msg`'s deterministic binary encoding to `out`; throws as
+// check_message_size, `what` naming the message, when `out` would grow
+// past protobuf's limit.
+void append_binary(const google::protobuf::Message& msg, std::string& out, std::string_view what);
 void write_file_atomically(const std::string& path, std::string_view contents);
 // Several outputs of one run, all or nothing as far as the file system
 // allows: every file is first written to a temporary beside its target (any

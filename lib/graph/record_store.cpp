@@ -1,6 +1,10 @@
 #include "graph/record_store.h"
 
+#include <cstring>
 #include <stdexcept>
+
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 
 namespace pt {
 
@@ -18,9 +22,18 @@ char* RecordStore::append(size_t size) {
 }
 
 void RecordStore::append(const proto::Node& node) {
-  const size_t size = node.ByteSizeLong();
-  node.SerializeWithCachedSizesToArray(reinterpret_cast<uint8_t*>(append(size)));
+  std::string bytes;
+  encode_record(node, bytes);
+  std::memcpy(append(bytes.size()), bytes.data(), bytes.size());
   set_last_name(node.name());
+}
+
+void encode_record(const proto::Node& node, std::string& out) {
+  out.clear();
+  google::protobuf::io::StringOutputStream stream(&out);
+  google::protobuf::io::CodedOutputStream coded(&stream);
+  coded.SetSerializationDeterministic(true);
+  node.SerializeToCodedStream(&coded);
 }
 
 void RecordStore::set_last_name(std::string_view name) {

@@ -25,7 +25,7 @@ class RecordStore {
   // Appends a record of `size` bytes; returns where its bytes go (valid
   // until the next append), for a reader to fill in place.
   char* append(size_t size);
-  // Appends `node` serialized.
+  // Appends `node` serialized (encode_record).
   void append(const proto::Node& node);
   // Sets the name of the last record appended (the validator's first pass
   // reads names without decoding records).
@@ -55,6 +55,10 @@ class RecordStore {
   std::string names_;
   std::vector<size_t> name_start_{0};
 };
+
+// `node` serialized deterministically (map entries sorted by key) into
+// `out`, replacing its contents: the same node always gives the same bytes.
+void encode_record(const proto::Node& node, std::string& out);
 
 // A graph message split for Graph: its fields other than nodes (`header`)
 // and its nodes as records.
