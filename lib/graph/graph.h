@@ -83,6 +83,9 @@ struct Node {
   bool has_memory_budget : 1 = false;   // the record sets memory_budget (effective_budget looks for the first)
   bool has_ac_graph_id : 1 = false;     // the record sets ac_graph_id (activation checkpointing's region)
   bool first_arg_is_node : 1 = false;   // args[0] is a node reference (then positional_inputs[0])
+  // op_tags holds "pointwise": the fusion rules ask it of every node of
+  // every pass, sweep row and report, and a record is decoded each time.
+  bool pointwise_tag : 1 = false;
   Recompute recompute = Recompute::None;
   PartitionerTag tag = PartitionerTag::None;
   // Ints and floats among the positional args, lists included, up to 255:

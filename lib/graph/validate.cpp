@@ -160,6 +160,7 @@ class Validator {
       const std::string& t = pn.op_tags(k);
       check_identifier(pn, t, [k] { return "op_tags[" + std::to_string(k) + "]"; });
       n.reduction_tag = n.reduction_tag || t == "reduction";
+      n.pointwise_tag = n.pointwise_tag || t == "pointwise";
     }
     check_identifier(pn, pn.module_path(), [] { return std::string("module_path"); });
     n.is_mutable = pn.mutable_();
