@@ -133,7 +133,7 @@ class ChunkWriter {
   }
 
  private:
-  static constexpr int kBatch = 1024;  // ~170 KB of records
+  static constexpr int kBatch = 128;  // ~20 KB of records
   std::string& out_;
   proto::PartitionNodeRecords chunk_;
   proto::GraphNodeRecords* graph_ = nullptr;
