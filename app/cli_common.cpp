@@ -73,7 +73,7 @@ Graph load_graph(const std::string& path, const std::optional<std::string>& form
                  const ValidateOptions& limits) {
   check_graph_file(path);
   const Format format = resolve_format(path, format_name);
-  return load_or_explain(path, format, [&] { return validate(read_graph(path, format), path, limits); });
+  return load_or_explain(path, format, [&] { return validate(read_graph_records(path, format), path, limits); });
 }
 
 LoadedGraph load_joint_graph(const std::string& path, Format format, const ValidateOptions& limits) {

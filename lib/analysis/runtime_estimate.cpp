@@ -53,7 +53,8 @@ class ArgReader {
     if (!a || a->kind_case() != proto::Arg::kNode) fail("argument '" + std::string(name) + "' is not a node");
     const NodeId src = resolve(a->node());
     if (src == kNoNode) fail("argument '" + std::string(name) + "' names unknown node '" + printable(a->node()) + "'");
-    const proto::Value& v = g_.record(src).val();
+    const proto::Node src_record = g_.record(src);
+    const proto::Value& v = src_record.val();
     if (v.kind_case() != proto::Value::kTensor) {
       fail("argument '" + std::string(name) + "' ('" + std::string(a->node()) + "') is not a tensor");
     }
@@ -67,8 +68,9 @@ class ArgReader {
     if (a && a->kind_case() == proto::Arg::kInt) return a->int_();
     if (a && a->kind_case() == proto::Arg::kNode) {
       const NodeId src = resolve(a->node());
-      if (src != kNoNode && g_.record(src).val().kind_case() == proto::Value::kSym) {
-        return g_.record(src).val().sym().hint();
+      if (src != kNoNode) {
+        const proto::Node src_record = g_.record(src);
+        if (src_record.val().kind_case() == proto::Value::kSym) return src_record.val().sym().hint();
       }
     }
     fail("argument '" + std::string(name) + "' is not an integer");
@@ -85,9 +87,12 @@ class ArgReader {
       case proto::Arg::kNone: return false;
       case proto::Arg::kNode: {
         const NodeId src = resolve(a->node());
-        if (src != kNoNode && g_.record(src).val().kind_case() == proto::Value::kSym) {
-          const auto& sym = g_.record(src).val().sym();
-          return sym.kind() == "int" ? sym.hint() != 0 : true;
+        if (src != kNoNode) {
+          const proto::Node src_record = g_.record(src);
+          if (src_record.val().kind_case() == proto::Value::kSym) {
+            const auto& sym = src_record.val().sym();
+            return sym.kind() == "int" ? sym.hint() != 0 : true;
+          }
         }
         break;
       }
@@ -121,7 +126,7 @@ class ArgReader {
  private:
   const Graph& g_;
   const NodeId id_;
-  const proto::Node& pn_;
+  const proto::Node pn_;  // the node's record, decoded once
 };
 
 // Schema positions of the fused attention kernels' nested-tensor arguments.

@@ -25,7 +25,8 @@ struct SeqHead {
   double seq = 0, head = 0;
 };
 std::optional<SeqHead> seq_head(const Graph& g, NodeId in) {
-  const proto::Value& v = g.record(in).val();
+  const proto::Node pn = g.record(in);
+  const proto::Value& v = pn.val();
   if (v.kind_case() != proto::Value::kTensor || v.tensor().shape_size() != 4) return std::nullopt;
   const auto& s = v.tensor().shape();
   const int64_t seq = s[2], head = s[3];

@@ -42,7 +42,8 @@ uint64_t column_reduction_row_bytes(const Graph& g, NodeId id) {
     return 0;
   }
   const NodeId input = n.positional_inputs[0];
-  const proto::Value& v = g.record(input).val();
+  const proto::Node input_record = g.record(input);
+  const proto::Value& v = input_record.val();
   if (v.kind_case() != proto::Value::kTensor) return 0;
   const auto& shape = v.tensor().shape();
   const auto& stride = v.tensor().stride();

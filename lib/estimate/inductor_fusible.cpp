@@ -4,10 +4,7 @@
 
 namespace pt {
 
-bool tagged_pointwise(const Graph& g, NodeId id) {
-  const auto& tags = g.record(id).op_tags();
-  return std::find(tags.begin(), tags.end(), "pointwise") != tags.end();
-}
+bool tagged_pointwise(const Graph& g, NodeId id) { return g[id].pointwise_tag; }
 
 bool copies_into_input(const Graph& g, NodeId id) {
   const Node& n = g[id];

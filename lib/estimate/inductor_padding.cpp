@@ -1,5 +1,6 @@
 #include "estimate/inductor_padding.h"
 
+#include <optional>
 #include <algorithm>
 #include <numeric>
 #include <vector>
@@ -11,9 +12,10 @@ namespace {
 constexpr int64_t kPaddingStrideThreshold = 1024;  // elements (config.padding_stride_threshold)
 constexpr int64_t kPaddingAlignmentBytes = 128;    // config.padding_alignment_bytes
 
-const proto::TensorMeta* tensor_meta(const Graph& g, NodeId id) {
-  const proto::Value& v = g.record(id).val();
-  return v.kind_case() == proto::Value::kTensor ? &v.tensor() : nullptr;
+std::optional<proto::TensorMeta> tensor_meta(const Graph& g, NodeId id) {
+  const proto::Node pn = g.record(id);
+  if (pn.val().kind_case() != proto::Value::kTensor) return std::nullopt;
+  return pn.val().tensor();
 }
 
 bool is_channels_last_contiguous(const proto::TensorMeta& t) {
@@ -64,10 +66,10 @@ int64_t itemsize_of(const Node& n) {
 
 uint64_t padded_storage_bytes(const Graph& g, NodeId id, NodeId pad) {
   const Node& n = g[id];
-  const proto::TensorMeta* t = n.value_kind == ValueKind::Tensor ? tensor_meta(g, id) : nullptr;
+  const std::optional<proto::TensorMeta> t = n.value_kind == ValueKind::Tensor ? tensor_meta(g, id) : std::nullopt;
   const int64_t itemsize = itemsize_of(n);
   if (!t || itemsize <= 0) return n.size_bytes;
-  const proto::TensorMeta* sizes = pad == kNoNode ? t : tensor_meta(g, pad);
+  const std::optional<proto::TensorMeta> sizes = pad == kNoNode ? t : tensor_meta(g, pad);
   if (!sizes || sizes->shape_size() != t->shape_size()) return n.size_bytes;
   const std::vector<int64_t> strides = padded_strides(*t, itemsize);
   int64_t elements = 1;
@@ -94,7 +96,7 @@ bool pads_in_place(const Graph& g, NodeId pad) {
   }
   if (v[0] != 0 || v[1] <= 0 || v[2] != 0 || v[3] != 0) return false;
   const NodeId in = p.positional_inputs[0];
-  const proto::TensorMeta* t = tensor_meta(g, in);
+  const std::optional<proto::TensorMeta> t = tensor_meta(g, in);
   const int64_t itemsize = itemsize_of(g[in]);
   if (!t || t->shape_size() != 2 || t->stride_size() != 2 || itemsize <= 0 || t->stride(1) != 1) return false;
   const std::vector<int64_t> strides = padded_strides(*t, itemsize);

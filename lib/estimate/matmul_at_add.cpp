@@ -1,14 +1,16 @@
 #include "estimate/matmul_at_add.h"
 
+#include <optional>
 #include <string_view>
 
 namespace pt {
 
 namespace {
 
-const proto::TensorMeta* tensor_meta(const Graph& g, NodeId id) {
-  const proto::Value& v = g.record(id).val();
-  return v.kind_case() == proto::Value::kTensor ? &v.tensor() : nullptr;
+std::optional<proto::TensorMeta> tensor_meta(const Graph& g, NodeId id) {
+  const proto::Node pn = g.record(id);
+  if (pn.val().kind_case() != proto::Value::kTensor) return std::nullopt;
+  return pn.val().tensor();
 }
 
 // is_expandable_to(inp, mm): trailing dimensions equal or 1, no more of them.
@@ -23,7 +25,8 @@ bool expandable_to(const proto::TensorMeta& inp, const proto::TensorMeta& mm) {
 }
 
 bool has_tag(const Graph& g, NodeId id, std::string_view tag) {
-  for (const std::string& t : g.record(id).op_tags()) {
+  const proto::Node pn = g.record(id);
+  for (const std::string& t : pn.op_tags()) {
     if (t == tag) return true;
   }
   return false;
@@ -69,8 +72,8 @@ NodeId add_running(const Graph& g, const NodeOpClasses& ops, const Flags& in_pas
   if (args[1] == id && g[args[0]].packet == "aten.mm") return kNoNode;
   const NodeId other = args[0] == id ? args[1] : args[0];
   if (other == id || g[other].dtype == 0 || g[other].dtype != g[id].dtype) return kNoNode;
-  const proto::TensorMeta* inp = tensor_meta(g, other);
-  const proto::TensorMeta* mm = tensor_meta(g, id);
+  const std::optional<proto::TensorMeta> inp = tensor_meta(g, other);
+  const std::optional<proto::TensorMeta> mm = tensor_meta(g, id);
   if (!inp || !mm || !expandable_to(*inp, *mm) || has_fusible_reader(g, ops, in_pass, add)) return kNoNode;
   return add;
 }

@@ -9,8 +9,7 @@ namespace pt {
 bool PassSimulation::fused_op(NodeId id, const Materialized& rules) const {
   if (ops.is_fusible_op(id)) return true;
   if (!rules.pointwise_tag_fuses) return false;
-  const auto& tags = g.record(id).op_tags();
-  return std::find(tags.begin(), tags.end(), "pointwise") != tags.end();
+  return g[id].pointwise_tag;
 }
 
 bool PassSimulation::is_alias(NodeId id, const Flags& is_input) const {

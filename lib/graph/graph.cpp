@@ -15,6 +15,29 @@ NodeId Graph::find(std::string_view name) const {
   return id == kNoNode || by_name_remap.empty() ? id : by_name_remap[static_cast<size_t>(id)];
 }
 
+proto::Node Graph::record(NodeId id) const {
+  proto::Node out;
+  record_into(id, out);
+  return out;
+}
+
+void Graph::record_into(NodeId id, proto::Node& out) const {
+  const int k = nodes[static_cast<size_t>(id)].record_index;
+  if (k >= 0) records->decode(k, out);
+  else out = overlay->nodes(-1 - k);
+}
+
+void Graph::record_bytes(NodeId id, std::string& out) const {
+  const int k = nodes[static_cast<size_t>(id)].record_index;
+  if (k >= 0) out.assign(records->bytes(k));
+  else encode_record(overlay->nodes(-1 - k), out);
+}
+
+size_t Graph::record_size(NodeId id) const {
+  const int k = nodes[static_cast<size_t>(id)].record_index;
+  return k >= 0 ? records->bytes(k).size() : overlay->nodes(-1 - k).ByteSizeLong();
+}
+
 UserLists::UserLists(const std::vector<Node>& nodes) {
   // Two passes over the inputs: count each node's distinct users (a node
   // reading X twice is one user; inputs arrive in graph order, so a repeat
@@ -58,7 +81,7 @@ std::shared_ptr<proto::Graph> graph_message(const Graph& g) {
     *out->mutable_metadata() = g.header->metadata();
   }
   out->mutable_nodes()->Reserve(g.size());
-  for (NodeId id = 0; id < g.size(); ++id) *out->add_nodes() = g.record(id);
+  for (NodeId id = 0; id < g.size(); ++id) g.record_into(id, *out->add_nodes());
   return out;
 }
 

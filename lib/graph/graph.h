@@ -1,5 +1,5 @@
 // The in-memory joint graph: flat arrays indexed by NodeId, built once from
-// a validated protobuf message (see validate.h). Every later stage reads it;
+// a graph file's validated node records (see validate.h). Every later stage reads it;
 // passes that remove nodes return a new Graph (see subgraph.h).
 #pragma once
 
@@ -15,6 +15,7 @@
 #include "graph/name_index.h"
 #include "graph/node_refs.h"
 #include "graph/packet_pool.h"
+#include "graph/record_store.h"
 #include "graph/schema.h"
 
 namespace pt {
@@ -29,9 +30,9 @@ enum class PartitionerTag : uint8_t { None, IsForward, IsBackward, MustBeInForwa
 // What kind of graph input a placeholder is (docs/design.md section 2).
 enum class InputKind : uint8_t { NotInput, Primal, Tangent, FwdSeed, BwdSeed };
 
-// Node's text fields view the strings of the graph's parsed message
-// (Graph::header and overlay), which lives as long as any Graph that shares
-// it: no copies per node, per graph.
+// Node's text fields view strings the graph owns (names in Graph::records,
+// targets and packets in Graph::packets), shared by every Graph derived
+// from it: no copies per node, per graph.
 struct Node {
   // Fields ordered by size (no padding between the small ones): 10^6 nodes
   // live in one vector, 24 bytes a node less than in declaration order.
@@ -65,8 +66,8 @@ struct Node {
   // tensor, and a record would be decoded each time.
   int64_t storage = 0;
 
-  // Index into Graph::header's nodes; in a derived graph, -1 - k for
-  // overlay's node k (a rewritten copy). Read it through Graph::record.
+  // Index into Graph::records; in a derived graph, -1 - k for overlay's
+  // node k (a rewritten copy). Read it through Graph::record.
   int record_index = -1;
 
   OpKind op = OpKind::CallFunction;
@@ -82,6 +83,9 @@ struct Node {
   bool has_memory_budget : 1 = false;   // the record sets memory_budget (effective_budget looks for the first)
   bool has_ac_graph_id : 1 = false;     // the record sets ac_graph_id (activation checkpointing's region)
   bool first_arg_is_node : 1 = false;   // args[0] is a node reference (then positional_inputs[0])
+  // op_tags holds "pointwise": the fusion rules ask it of every node of
+  // every pass, sweep row and report, and a record is decoded each time.
+  bool pointwise_tag : 1 = false;
   Recompute recompute = Recompute::None;
   PartitionerTag tag = PartitionerTag::None;
   // Ints and floats among the positional args, lists included, up to 255:
@@ -123,19 +127,22 @@ class UserLists {
 };
 
 struct Graph {
-  // The loaded message, on its arena (arena_graph.h): the Graph's fields and
-  // its nodes, which Node's text fields view and record() returns.
+  // The loaded message's fields other than nodes (name, num_fwd_outputs,
+  // static_lifetime_input_indices, metadata); its nodes_size() is 0.
   std::shared_ptr<const proto::Graph> header;
-  // A derived graph (the prepared graph) shares its source's message and
+  // Each loaded node's serialized record and name (record_store.h), which
+  // record() decodes and Node::name views.
+  std::shared_ptr<const RecordStore> records;
+  // A derived graph (the prepared graph) shares its source's records and
   // keeps here, as the nodes of a message of its own, only the nodes it
   // changed (rewritten references, tags).
   std::shared_ptr<const proto::Graph> overlay;
-  std::shared_ptr<const PacketPool> packets;    // the strings Node::packet views
+  std::shared_ptr<const PacketPool> packets;    // the strings Node::target and Node::packet view
   std::string source;                          // file label used in error messages
   std::vector<Node> nodes;                     // topological order; output node last
   std::vector<RefBlock> ref_blocks;            // the ids Node::inputs and positional_inputs view
   UserLists users;                             // distinct users of each node, graph order
-  // Node names to ids. Keys view the names in `header` (kept alive by this
+  // Node names to ids. Keys view the names in `records` (kept alive by this
   // graph). A derived graph keeps the same names, so it shares its source's
   // index instead of building one and maps the index's ids through
   // by_name_remap (kNoNode: removed); empty: no remap.
@@ -149,11 +156,17 @@ struct Graph {
   NodeId size() const { return static_cast<NodeId>(nodes.size()); }
   const Node& operator[](NodeId id) const { return nodes[static_cast<size_t>(id)]; }
   // Node `id` as loaded (or as rewritten by preparation): its args, kwargs,
-  // value, tags.
-  const proto::Node& record(NodeId id) const {
-    const int k = nodes[static_cast<size_t>(id)].record_index;
-    return k >= 0 ? header->nodes(k) : overlay->nodes(-1 - k);
-  }
+  // value, tags. A decoded copy: bind it whole (`const proto::Node& pn =
+  // g.record(id);` keeps it alive), never a reference into a part of it
+  // (`const proto::Value& v = g.record(id).val();` dangles). A loop over
+  // many records decodes into one reused message with record_into.
+  proto::Node record(NodeId id) const;
+  void record_into(NodeId id, proto::Node& out) const;
+  // Node `id`'s record serialized into `out` (replacing it), without
+  // decoding: a loaded record's bytes as stored, a rewritten one encoded
+  // (encode_record); and its size in bytes.
+  void record_bytes(NodeId id, std::string& out) const;
+  size_t record_size(NodeId id) const;
   NodeId find(std::string_view name) const;
   NodeId output_node() const { return size() - 1; }
 };

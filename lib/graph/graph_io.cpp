@@ -18,6 +18,7 @@
 #include <google/protobuf/util/json_util.h>
 #include <google/protobuf/util/type_resolver.h>
 #include <google/protobuf/util/type_resolver_util.h>
+#include <google/protobuf/wire_format_lite.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -178,6 +179,10 @@ void check_parse_size(std::string_view data, const std::string& path) {
   }
 }
 
+// Nesting depth the binary and text parsers accept (validation refuses
+// args and values nested deeper than kMaxNesting well below it).
+constexpr int kRecursionLimit = 64;
+
 [[noreturn]] void throw_invalid_binary(const std::string& path, const google::protobuf::Message& msg) {
   throw InputError(path + ": not a valid binary protobuf " + msg.GetTypeName() +
                    " (truncated, corrupt, or nested too deeply)");
@@ -190,10 +195,63 @@ void check_parse_size(std::string_view data, const std::string& path) {
 void parse_binary_file(const InputFile& file, const std::string& path, google::protobuf::Message* msg) {
   google::protobuf::io::FileInputStream stream(file.fd, 1 << 16);
   google::protobuf::io::CodedInputStream in(&stream);
-  in.SetRecursionLimit(64);
+  in.SetRecursionLimit(kRecursionLimit);
   const bool parsed = msg->ParseFromCodedStream(&in) && in.ConsumedEntireMessage();
   if (stream.GetErrno() != 0) throw InputError(path + ": read error: " + std::strerror(stream.GetErrno()));
   if (!parsed) throw_invalid_binary(path, *msg);
+}
+
+// One `nodes` entry of a binary graph: its bytes appended to `records` as
+// they are, then parsed into `scratch` (one message reused for every node),
+// which checks them as a parse of the whole graph would and gives the name.
+bool read_node_record(google::protobuf::io::CodedInputStream& in, const InputFile& file, RecordStore& records,
+                      proto::Node& scratch) {
+  uint32_t size = 0;
+  if (!in.ReadVarint32(&size)) return false;
+  // A corrupt length is refused before it is allocated.
+  if (file.regular && size > file.size) return false;
+  if (size > kMaxInputBytes) return false;
+  char* bytes = records.append(size);
+  if (!in.ReadRaw(bytes, static_cast<int>(size))) return false;
+  google::protobuf::io::CodedInputStream node(reinterpret_cast<const uint8_t*>(bytes), static_cast<int>(size));
+  node.SetRecursionLimit(kRecursionLimit - 1);  // one level below the graph
+  if (!scratch.ParseFromCodedStream(&node) || !node.ConsumedEntireMessage()) return false;
+  records.set_last_name(scratch.name());
+  return true;
+}
+
+// A binary graph read field by field through a 64 KiB buffer (as
+// parse_binary_file): each node's record into the store, every other field
+// copied as read and parsed into the header at the end, so the header
+// takes them as a parse of the whole message would (the last name wins,
+// metadata entries merge).
+SplitGraph read_binary_records(const InputFile& file, const std::string& path) {
+  using google::protobuf::internal::WireFormatLite;
+  constexpr uint32_t kNodesTag =
+      WireFormatLite::MakeTag(proto::Graph::kNodesFieldNumber, WireFormatLite::WIRETYPE_LENGTH_DELIMITED);
+  SplitGraph out;
+  out.header = std::make_shared<proto::Graph>();
+  out.records = std::make_shared<RecordStore>();
+  if (file.regular) out.records->reserve(0, file.size);
+  std::string other_fields;
+  google::protobuf::io::FileInputStream stream(file.fd, 1 << 16);
+  bool parsed = true;
+  {
+    google::protobuf::io::CodedInputStream in(&stream);
+    google::protobuf::io::StringOutputStream copy_stream(&other_fields);
+    google::protobuf::io::CodedOutputStream copy(&copy_stream);
+    proto::Node scratch;
+    while (parsed) {
+      const uint32_t tag = in.ReadTag();
+      if (tag == 0) break;  // the end, or a zero tag that ConsumedEntireMessage refuses
+      parsed = tag == kNodesTag ? read_node_record(in, file, *out.records, scratch)
+                                : WireFormatLite::SkipField(&in, tag, &copy);
+    }
+    parsed = parsed && in.ConsumedEntireMessage();
+  }
+  if (stream.GetErrno() != 0) throw InputError(path + ": read error: " + std::strerror(stream.GetErrno()));
+  if (!parsed || !out.header->ParseFromString(other_fields)) throw_invalid_binary(path, *out.header);
+  return out;
 }
 
 }  // namespace
@@ -211,7 +269,7 @@ void parse_message(std::string_view data, Format format, const std::string& path
     case Format::Binary: {
       google::protobuf::io::CodedInputStream in(reinterpret_cast<const uint8_t*>(data.data()),
                                                 static_cast<int>(data.size()));
-      in.SetRecursionLimit(64);
+      in.SetRecursionLimit(kRecursionLimit);
       if (!msg->ParseFromCodedStream(&in) || !in.ConsumedEntireMessage()) throw_invalid_binary(path, *msg);
       return;
     }
@@ -219,7 +277,7 @@ void parse_message(std::string_view data, Format format, const std::string& path
       google::protobuf::TextFormat::Parser parser;
       FirstError errors;
       parser.RecordErrorsTo(&errors);
-      parser.SetRecursionLimit(64);
+      parser.SetRecursionLimit(kRecursionLimit);
       google::protobuf::io::ArrayInputStream stream(data.data(), static_cast<int>(data.size()));
       if (!parser.Parse(&stream, msg)) {
         throw InputError(path + ": not a valid text protobuf " + msg->GetTypeName() + ": " +
@@ -250,6 +308,13 @@ std::shared_ptr<proto::Graph> read_graph(const std::string& path, Format format)
   return graph;
 }
 
+SplitGraph read_graph_records(const std::string& path, Format format) {
+  if (format != Format::Binary) return split_graph(*read_graph(path, format));
+  InputFile file;
+  open_input(path, file);
+  return read_binary_records(file, path);
+}
+
 std::shared_ptr<proto::Graph> parse_graph(std::string_view data, Format format, const std::string& path) {
   auto graph = new_arena_graph();
   parse_message(data, format, path, graph.get());
@@ -263,19 +328,25 @@ namespace {
 
 // Binary serialization with map entries sorted by key.
 std::string serialize_deterministically(const google::protobuf::Message& msg) {
-  // Into a string of the exact size: a growing string touched every byte
-  // about twice (each doubling copies), a page fault per fresh 4 KiB.
-  const size_t size = msg.ByteSizeLong();
-  check_message_size(size, msg.GetDescriptor()->name());
-  std::string out(size, '\0');
-  google::protobuf::io::ArrayOutputStream stream(out.data(), static_cast<int>(size));
-  google::protobuf::io::CodedOutputStream coded(&stream);
-  coded.SetSerializationDeterministic(true);
-  msg.SerializeWithCachedSizes(&coded);
+  std::string out;
+  append_binary(msg, out, msg.GetDescriptor()->name());
   return out;
 }
 
 }  // namespace
+
+void append_binary(const google::protobuf::Message& msg, std::string& out, std::string_view what) {
+  // Into the string grown by the exact size: a growing string touched every
+  // byte about twice (each doubling copies), a page fault per fresh 4 KiB.
+  const size_t size = msg.ByteSizeLong();
+  check_message_size(out.size() + size, what);
+  const size_t at = out.size();
+  out.resize(at + size);
+  google::protobuf::io::ArrayOutputStream stream(out.data() + at, static_cast<int>(size));
+  google::protobuf::io::CodedOutputStream coded(&stream);
+  coded.SetSerializationDeterministic(true);
+  msg.SerializeWithCachedSizes(&coded);
+}
 
 void check_message_size(uint64_t bytes, std::string_view what) {
   if (bytes > kMaxInputBytes) {

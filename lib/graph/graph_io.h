@@ -12,6 +12,7 @@
 
 #include <google/protobuf/message.h>
 
+#include "graph/record_store.h"
 #include "graph/schema.h"
 
 namespace pt {
@@ -36,6 +37,11 @@ inline constexpr size_t kMaxInputBytes = static_cast<size_t>(INT32_MAX);
 // A graph message on its own arena (arena_graph.h). Same errors as
 // read_message.
 std::shared_ptr<proto::Graph> read_graph(const std::string& path, Format format);
+// A graph file split for Graph (record_store.h): its fields other than
+// nodes, and each node's serialized record. A binary file is read node by
+// node and never held as one message tree; text and JSON are parsed whole,
+// then split. Same errors as read_graph.
+SplitGraph read_graph_records(const std::string& path, Format format);
 // The same from bytes already in memory; `path` only labels the messages.
 std::shared_ptr<proto::Graph> parse_graph(std::string_view data, Format format, const std::string& path);
 
@@ -49,6 +55,10 @@ std::string serialize_message(const google::protobuf::Message& msg, Format forma
 // and return nothing, and an empty file would be written. Text format has no
 // such limit, which the message says.
 void check_message_size(uint64_t bytes, std::string_view what);
+// Appends `msg`'s deterministic binary encoding to `out`; throws as
+// check_message_size, `what` naming the message, when `out` would grow
+// past protobuf's limit.
+void append_binary(const google::protobuf::Message& msg, std::string& out, std::string_view what);
 void write_file_atomically(const std::string& path, std::string_view contents);
 // Several outputs of one run, all or nothing as far as the file system
 // allows: every file is first written to a temporary beside its target (any

@@ -3,7 +3,7 @@
 // name and its id), no allocation per name, and name_hash (name_hash.h). On a
 // 10^6-node graph std::unordered_map<string_view, NodeId> spent a tenth of
 // the run allocating nodes, hashing byte by byte and chasing bucket lists
-// Keys view strings the owner keeps alive (the graph's messages).
+// Keys view strings the owner keeps alive (the graph's records).
 #pragma once
 
 #include <cstdint>

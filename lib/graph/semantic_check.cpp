@@ -77,7 +77,8 @@ void check_getitem(const Graph& g, NodeId id) {
   if (index.kind_case() != proto::Arg::kInt) {
     fail(g, id, "args[1]", "is " + std::string(arg_kind_name(index)) + "; the item index is an int");
   }
-  const int items = g.record(from).val().tuple().items_size();
+  const proto::Node from_record = g.record(from);
+  const int items = from_record.val().tuple().items_size();
   if (index.int_() < 0 || index.int_() >= items) {
     const std::string range = items == 0 ? "an empty tuple" : std::to_string(items) + " items, indices 0 to " +
                                                                    std::to_string(items - 1);
@@ -85,7 +86,7 @@ void check_getitem(const Graph& g, NodeId id) {
                                    printable(tuple.name) + "' (" + range + ")");
   }
   // The getitem's value is the item it reads.
-  const proto::Value& item = g.record(from).val().tuple().items(static_cast<int>(index.int_()));
+  const proto::Value& item = from_record.val().tuple().items(static_cast<int>(index.int_()));
   if (item.kind_case() != pn.val().kind_case()) {
     fail(g, id, "val", "is " + std::string(value_kind_name(g[id].value_kind)) + " but item " +
                            std::to_string(index.int_()) + " of '" + printable(tuple.name) + "' is " +

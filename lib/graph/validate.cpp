@@ -19,16 +19,17 @@ namespace {
 
 class Validator {
  public:
-  Validator(std::shared_ptr<const proto::Graph> message, const std::string& source, const ValidateOptions& options)
-      : message_(*message), options_(options) {
-    g_.header = std::move(message);
+  Validator(SplitGraph split, const std::string& source, const ValidateOptions& options)
+      : header_(*split.header), records_(*split.records), options_(options) {
+    g_.header = std::move(split.header);
+    g_.records = std::move(split.records);
     g_.packets = packets_;
     g_.by_name = names_;
     g_.source = source;
   }
 
   Graph run() {
-    const int count = message_.nodes_size();
+    const int count = records_.size();
     if (count == 0) fail_graph("nodes is empty (a graph needs at least its output node)");
     if (count > options_.max_nodes) {
       fail_graph("nodes has " + std::to_string(count) + " entries, above --max-nodes = " +
@@ -36,9 +37,10 @@ class Validator {
     }
     // All names first, so a reference to a later node is told apart from an
     // unknown one; a node's id is its index, so the map is the graph's by_name.
+    // The names come with the records, which are decoded only below.
     names_->reserve(static_cast<size_t>(count));
     for (int i = 0; i < count; ++i) {
-      const std::string_view name = message_.nodes(i).name();
+      const std::string_view name = records_.name(i);
       if (name.empty()) fail_graph("nodes[" + std::to_string(i) + "].name is empty");
       if (has_control_character(name)) {
         fail_graph("nodes[" + std::to_string(i) + "].name = '" + printable(name) +
@@ -50,10 +52,10 @@ class Validator {
                          std::to_string(first) + "])");
       }
     }
-    if (has_control_character(message_.name())) {
-      fail_graph("name = '" + printable(message_.name()) + "' holds a control character (names are one-line identifiers)");
+    if (has_control_character(header_.name())) {
+      fail_graph("name = '" + printable(header_.name()) + "' holds a control character (names are one-line identifiers)");
     }
-    if (count == 1 && message_.nodes(0).op() == "output" && !options_.partition_graph) {
+    if (count == 1 && records_.decode(0).op() == "output" && !options_.partition_graph) {
       fail_graph("nodes holds only the output node (no inputs and no ops: nothing to partition)");
     }
     g_.nodes.resize(static_cast<size_t>(count));
@@ -75,36 +77,44 @@ class Validator {
     throw InputError(g_.source + ": node '" + printable(n.name()) + "': " + field + " " + what);
   }
 
-  // The pooled packet of a target and whether it has side effects, worked
-  // out once per distinct target (a few hundred per graph), not per node.
-  std::pair<std::string_view, bool> intern_packet(const proto::Node& pn, std::string_view target) {
+  struct TargetInfo {
+    std::string_view target, packet;  // pooled
+    bool side_effect = false;
+  };
+  // The pooled target and packet of a target and whether it has side
+  // effects, worked out once per distinct target (a few hundred per graph),
+  // not per node. The target is pooled because the record it comes from
+  // is decoded into a reused message.
+  TargetInfo intern_target(const proto::Node& pn, std::string_view target) {
     const NodeId at = seen_targets_.find(target);
-    if (at >= 0) return {packet_views_[static_cast<size_t>(at)], side_effect_[static_cast<size_t>(at)]};
+    if (at >= 0) return targets_[static_cast<size_t>(at)];
     check_identifier(pn, target, [] { return std::string("target"); });
-    const std::string_view pooled = packets_->intern(packet_of(target));
-    const bool side_effect = is_side_effect_packet(pooled);
-    packet_views_.push_back(pooled);
-    side_effect_.push_back(side_effect);
-    seen_targets_.emplace(target, static_cast<NodeId>(packet_views_.size() - 1));  // views the message
-    return {pooled, side_effect};
+    TargetInfo info;
+    info.target = packets_->intern(target);
+    info.packet = packets_->intern(packet_of(target));
+    info.side_effect = is_side_effect_packet(info.packet);
+    targets_.push_back(info);
+    seen_targets_.emplace(info.target, static_cast<NodeId>(targets_.size() - 1));  // views the pool
+    return info;
   }
 
   void add_node(int index) {
-    const proto::Node& pn = message_.nodes(index);
+    records_.decode(index, scratch_);
+    const proto::Node& pn = scratch_;
     const NodeId self = static_cast<NodeId>(index);
     Node& n = g_.nodes[static_cast<size_t>(index)];
-    n.name = pn.name();
+    n.name = records_.name(index);
     n.record_index = index;
-    n.target = pn.target();
     const std::optional<OpKind> op = op_kind_of(pn.op());
     if (!op) fail(pn, "op", "= '" + printable(pn.op()) + "' is not one of placeholder, call_function, get_attr, output");
     n.op = *op;
 
-    const bool last = index + 1 == message_.nodes_size();
+    const bool last = index + 1 == records_.size();
     if (n.op == OpKind::Output && !last) fail(pn, "op", "= 'output' but the output node must be the last node");
     if (n.op != OpKind::Output && last) fail(pn, "op", "= '" + printable(pn.op()) + "' but the last node must be the output node");
-    if (n.op == OpKind::CallFunction && n.target.empty()) fail(pn, "target", "is empty");
-    const auto [packet, side_effect] = intern_packet(pn, n.target);
+    if (n.op == OpKind::CallFunction && pn.target().empty()) fail(pn, "target", "is empty");
+    const auto [target, packet, side_effect] = intern_target(pn, pn.target());
+    n.target = target;
     n.packet = packet;
 
     if (n.op == OpKind::Placeholder) n.input_kind = placeholder_input_kind(n.name, n.target);
@@ -150,6 +160,7 @@ class Validator {
       const std::string& t = pn.op_tags(k);
       check_identifier(pn, t, [k] { return "op_tags[" + std::to_string(k) + "]"; });
       n.reduction_tag = n.reduction_tag || t == "reduction";
+      n.pointwise_tag = n.pointwise_tag || t == "pointwise";
     }
     check_identifier(pn, pn.module_path(), [] { return std::string("module_path"); });
     n.is_mutable = pn.mutable_();
@@ -294,7 +305,8 @@ class Validator {
     const NodeId count = g_.size();
     g_.users = UserLists(g_.nodes);
     // Outputs: the output node's args flattened (pytree leaves).
-    const proto::Node& out = message_.nodes(count - 1);
+    records_.decode(count - 1, scratch_);
+    const proto::Node& out = scratch_;
     for (const proto::Arg& top : out.args()) {
       std::vector<const proto::Arg*> stack{&top};
       while (!stack.empty()) {
@@ -310,14 +322,14 @@ class Validator {
         }
       }
     }
-    g_.num_fwd_outputs = message_.num_fwd_outputs();
+    g_.num_fwd_outputs = header_.num_fwd_outputs();
     if (g_.num_fwd_outputs < 0 || g_.num_fwd_outputs > static_cast<int64_t>(g_.outputs.size())) {
       fail_graph("num_fwd_outputs = " + std::to_string(g_.num_fwd_outputs) + " is outside the output list (" +
                  std::to_string(g_.outputs.size()) + " outputs)");
     }
     g_.static_lifetime.assign(count, false);
-    for (int k = 0; k < message_.static_lifetime_input_indices_size(); ++k) {
-      const int64_t idx = message_.static_lifetime_input_indices(k);
+    for (int k = 0; k < header_.static_lifetime_input_indices_size(); ++k) {
+      const int64_t idx = header_.static_lifetime_input_indices(k);
       if (idx < 0 || idx >= static_cast<int64_t>(g_.primals.size())) {
         fail_graph("static_lifetime_input_indices[" + std::to_string(k) + "] = " + std::to_string(idx) +
                    " is not the index of a primal input (there are " + std::to_string(g_.primals.size()) + ")");
@@ -326,7 +338,9 @@ class Validator {
     }
   }
 
-  const proto::Graph& message_;  // kept alive by g_.header
+  const proto::Graph& header_;      // kept alive by g_.header
+  const RecordStore& records_;     // kept alive by g_.records
+  proto::Node scratch_;            // the record being checked, decoded
   std::shared_ptr<PacketPool> packets_ = std::make_shared<PacketPool>();
   std::shared_ptr<NameIndex> names_ = std::make_shared<NameIndex>();  // the graph's by_name
   ValidateOptions options_;
@@ -338,14 +352,17 @@ class Validator {
   std::vector<std::pair<const proto::Arg*, int>> walk_stack_;
   // The targets seen, with their pooled packets and side-effect flags.
   NameIndex seen_targets_;
-  std::vector<std::string_view> packet_views_;
-  Flags side_effect_;
+  std::vector<TargetInfo> targets_;
 };
 
 }  // namespace
 
+Graph validate(SplitGraph graph, const std::string& source, const ValidateOptions& options) {
+  return Validator(std::move(graph), source, options).run();
+}
+
 Graph validate(std::shared_ptr<const proto::Graph> proto, const std::string& source, const ValidateOptions& options) {
-  return Validator(std::move(proto), source, options).run();
+  return validate(split_graph(*proto), source, options);
 }
 
 }  // namespace pt

@@ -20,6 +20,7 @@
 #include <string>
 
 #include "graph/graph.h"
+#include "graph/record_store.h"
 #include "graph/schema.h"
 
 namespace pt {
@@ -40,8 +41,11 @@ struct ValidateOptions {
   bool partition_graph = false;
 };
 
-// The Graph keeps `proto` alive: its nodes' text fields view the message's
-// strings, and Graph::record returns its nodes.
+// The Graph keeps the split graph's header and records: Node::name views
+// the records' names, and Graph::record decodes them.
+Graph validate(SplitGraph graph, const std::string& source, const ValidateOptions& options = {});
+// A whole message (built in memory, or read by read_graph): split
+// (record_store.h), then validated as above.
 Graph validate(std::shared_ptr<const proto::Graph> proto, const std::string& source,
                const ValidateOptions& options = {});
 

@@ -46,7 +46,8 @@ void tensor_symbols(const proto::TensorMeta& t, std::set<std::string>& out) {
 std::string bound_symbol(const Graph& g, NodeId id) {
   const Node& n = g[id];
   if (n.op != OpKind::Placeholder || n.value_kind != ValueKind::Sym || n.sym_kind != SymKind::Int) return "";
-  const std::string_view expr = g.record(id).val().sym().expr();
+  const proto::Node pn = g.record(id);
+  const std::string_view expr = pn.val().sym().expr();
   std::set<std::string> syms;
   collect_symbols(expr, syms);
   return syms.size() == 1 && *syms.begin() == expr ? std::string(expr) : "";

@@ -37,7 +37,8 @@ std::optional<Capacity> node_weight(const Graph& g, const Classification& c, Nod
     // Non-tensor values cannot be saved, except the backward-state and
     // script-object handles, which cost nothing.
     if (n.value_kind == ValueKind::Opaque) {
-      const std::string_view type = g.record(id).val().opaque();
+      const proto::Node pn = g.record(id);
+      const std::string_view type = pn.val().opaque();
       if (type.find("BackwardState") != std::string_view::npos ||
           type.find("FakeScriptObject") != std::string_view::npos) {
         return 0;

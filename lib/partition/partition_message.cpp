@@ -1,6 +1,8 @@
 #include "partition/partition_message.h"
 
 #include "graph/arena_graph.h"
+#include "graph/record_store.h"
+#include "node_records.pb.h"
 
 namespace pt {
 
@@ -77,49 +79,97 @@ proto::Partition partition_skeleton(const Graph& g, const Classification& c, con
   return p;
 }
 
-namespace {
-
-// Adds `node` to `graph` without copying it; PartitionView::Return takes it
-// back. The message only reads it (serializing writes its cached size).
-void borrow(proto::Graph& graph, const proto::Node& node) {
-  graph.mutable_nodes()->UnsafeArenaAddAllocated(const_cast<proto::Node*>(&node));
+std::shared_ptr<proto::Partition> partition_message(const Graph& g, const Classification& c, const Extraction& e,
+                                                    const Settings& s) {
+  auto p = new_arena_message<proto::Partition>();
+  *p = partition_skeleton(g, c, e, s);
+  const PartitionLayout l = partition_layout(g, c, e);
+  proto::Graph& fw = *p->mutable_forward();
+  fw.mutable_nodes()->Reserve(static_cast<int>(l.forward_nodes.size() + 1));
+  for (NodeId id : l.forward_nodes) g.record_into(id, *fw.add_nodes());
+  *fw.add_nodes() = output_node(g, l.forward_outputs);
+  proto::Graph& bw = *p->mutable_backward();
+  bw.mutable_nodes()->Reserve(static_cast<int>(l.backward_inputs.size() + l.backward_nodes.size() + 1));
+  for (NodeId id : l.backward_inputs) *bw.add_nodes() = placeholder_node(g.record(id));
+  for (NodeId id : l.backward_nodes) g.record_into(id, *bw.add_nodes());
+  *bw.add_nodes() = output_node(g, l.backward_outputs);
+  return p;
 }
 
-void give_back(proto::Graph& graph) {
-  graph.mutable_nodes()->UnsafeArenaExtractSubrange(0, graph.nodes_size(), nullptr);
+namespace {
+
+constexpr bool same_number(int a, int b) { return a == b; }
+static_assert(same_number(proto::PartitionNodeRecords::kForwardFieldNumber, proto::Partition::kForwardFieldNumber) &&
+                  same_number(proto::PartitionNodeRecords::kBackwardFieldNumber, proto::Partition::kBackwardFieldNumber) &&
+                  same_number(proto::GraphNodeRecords::kNodesFieldNumber, proto::Graph::kNodesFieldNumber),
+              "node_records.proto must number its fields as graph.proto does");
+
+// Binary output in pieces: the skeleton (every field but the nodes), then
+// PartitionNodeRecords messages that each hold a batch of forward or
+// backward node records as bytes (node_records.proto). Protobuf parses
+// concatenated messages as one (repeated fields append, message fields
+// merge), so the pieces parse as partition_message's message. The records
+// are copied as stored, not decoded and encoded again, which on gpt2_l96
+// takes the write from 44 ms to 17 ms on the 2-core VM. The batch's strings are reused batch after
+// batch, so the scratch stays in cache.
+class ChunkWriter {
+ public:
+  explicit ChunkWriter(std::string& out) : out_(out) {}
+  // Nodes from here on go to the backward graph (else the forward).
+  void start(bool backward) {
+    flush();
+    chunk_.Clear();
+    graph_ = backward ? chunk_.mutable_backward() : chunk_.mutable_forward();
+  }
+  // Where the next node's record goes.
+  std::string& next() {
+    if (graph_->nodes_size() == kBatch) flush();
+    return *graph_->add_nodes();
+  }
+  void flush() {
+    if (graph_ == nullptr || graph_->nodes_size() == 0) return;
+    append_binary(chunk_, out_, "Partition");
+    graph_->mutable_nodes()->Clear();  // keeps the cleared strings for reuse
+  }
+
+ private:
+  static constexpr int kBatch = 128;  // ~20 KB of records
+  std::string& out_;
+  proto::PartitionNodeRecords chunk_;
+  proto::GraphNodeRecords* graph_ = nullptr;
+};
+
+std::string serialize_binary_partition(const Graph& g, const Classification& c, const Extraction& e,
+                                       const Settings& s) {
+  const proto::Partition skeleton = partition_skeleton(g, c, e, s);
+  const PartitionLayout l = partition_layout(g, c, e);
+  // The output's size, about: the string then grows at most once (each
+  // growth copies it into fresh pages).
+  size_t size = skeleton.ByteSizeLong();
+  for (const auto* ids : {&l.forward_nodes, &l.backward_inputs, &l.backward_nodes}) {
+    for (NodeId id : *ids) size += g.record_size(id) + 8;
+  }
+  std::string out;
+  out.reserve(size + size / 8);
+  append_binary(skeleton, out, "Partition");
+  ChunkWriter writer(out);
+  writer.start(false);
+  for (NodeId id : l.forward_nodes) g.record_bytes(id, writer.next());
+  encode_record(output_node(g, l.forward_outputs), writer.next());
+  writer.start(true);
+  for (NodeId id : l.backward_inputs) encode_record(placeholder_node(g.record(id)), writer.next());
+  for (NodeId id : l.backward_nodes) g.record_bytes(id, writer.next());
+  encode_record(output_node(g, l.backward_outputs), writer.next());
+  writer.flush();
+  return out;
 }
 
 }  // namespace
 
-PartitionView::PartitionView(const Graph& g, const Classification& c, const Extraction& e, const Settings& s)
-    : message_(partition_skeleton(g, c, e, s)) {
-  const PartitionLayout l = partition_layout(g, c, e);
-  proto::Graph& fw = *message_.mutable_forward();
-  fw.mutable_nodes()->Reserve(static_cast<int>(l.forward_nodes.size() + 1));
-  for (NodeId id : l.forward_nodes) borrow(fw, g.record(id));
-  borrow(fw, made_.emplace_back(output_node(g, l.forward_outputs)));
-  proto::Graph& bw = *message_.mutable_backward();
-  bw.mutable_nodes()->Reserve(static_cast<int>(l.backward_inputs.size() + l.backward_nodes.size() + 1));
-  for (NodeId id : l.backward_inputs) borrow(bw, made_.emplace_back(placeholder_node(g.record(id))));
-  for (NodeId id : l.backward_nodes) borrow(bw, g.record(id));
-  borrow(bw, made_.emplace_back(output_node(g, l.backward_outputs)));
-}
-
-PartitionView::Return::~Return() {
-  give_back(*message->mutable_forward());
-  give_back(*message->mutable_backward());
-}
-
-std::shared_ptr<proto::Partition> partition_message(const Graph& g, const Classification& c, const Extraction& e,
-                                                    const Settings& s) {
-  auto p = new_arena_message<proto::Partition>();
-  *p = PartitionView(g, c, e, s).message();
-  return p;
-}
-
 std::string serialize_partition(const Graph& g, const Classification& c, const Extraction& e, const Settings& s,
                                 Format format) {
-  return serialize_message(PartitionView(g, c, e, s).message(), format);
+  if (format == Format::Binary) return serialize_binary_partition(g, c, e, s);
+  return serialize_message(*partition_message(g, c, e, s), format);
 }
 
 }  // namespace pt

@@ -4,7 +4,6 @@
 // gradients), each a valid graph in the joint graph's schema.
 #pragma once
 
-#include <deque>
 #include <memory>
 #include <string>
 #include <vector>
@@ -16,40 +15,15 @@
 
 namespace pt {
 
-// The partition message over the graph's own records: its forward and
-// backward graphs point at g's nodes instead of holding copies (protobuf's
-// UnsafeArenaAddAllocated idiom for temporary ownership), so building it
-// allocates only the pointer arrays and the few nodes it makes (backward
-// placeholders, the two output nodes). A copy of every record cost a fault
-// per 4 KiB of fresh memory, a quarter of gpt2_124m's page faults, and
-// ~1 GB at 10^6 nodes. Valid while `g` lives; serializing it writes the
-// records' cached sizes, so one graph's partition is serialized by one
-// thread at a time.
-class PartitionView {
- public:
-  PartitionView(const Graph& g, const Classification& c, const Extraction& e, const Settings& s);
-  PartitionView(const PartitionView&) = delete;
-  PartitionView& operator=(const PartitionView&) = delete;
-  const proto::Partition& message() const { return message_; }
-
- private:
-  // Gives the borrowed nodes back before message_ is destroyed (declared
-  // after it, so destroyed first, also when the constructor throws).
-  struct Return {
-    proto::Partition* message;
-    ~Return();
-  };
-  proto::Partition message_;
-  std::deque<proto::Node> made_;  // the nodes the partition adds; a deque never moves them
-  Return return_{&message_};
-};
-
-// The same message as a copy on an arena of its own (arena_graph.h).
+// The partition message with every node decoded from g's records, on an
+// arena of its own (arena_graph.h): for text and JSON output, and for tests.
 std::shared_ptr<proto::Partition> partition_message(const Graph& g, const Classification& c, const Extraction& e,
                                                     const Settings& s);
 
-// The partition serialized in `format` (deterministic), from a PartitionView.
-// Throws InputError above protobuf's 2 GiB for binary and JSON.
+// The partition serialized in `format` (deterministic). Binary output is
+// written in pieces that parse as the one message partition_message builds
+// (partition_chunks.h), without a decoded copy of every node. Throws
+// InputError above protobuf's 2 GiB for binary and JSON.
 std::string serialize_partition(const Graph& g, const Classification& c, const Extraction& e, const Settings& s,
                                 Format format);
 

@@ -5,9 +5,9 @@ namespace pt {
 LoadedGraph load_graph_file(const std::string& path, Format format, const ValidateOptions& options) {
   LoadedGraph out;
   StageTimer timer;
-  std::shared_ptr<proto::Graph> message = read_graph(path, format);
+  SplitGraph split = read_graph_records(path, format);
   timer.mark("parse", out.timings);
-  out.graph = validate(std::move(message), path, options);
+  out.graph = validate(std::move(split), path, options);
   timer.mark("validate", out.timings);
   return out;
 }

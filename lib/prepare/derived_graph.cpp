@@ -18,7 +18,7 @@ proto::Node& own_record(DerivedGraph& d, NodeId id) {
   Node& n = d.graph.nodes[static_cast<size_t>(id)];
   if (n.record_index < 0) return *d.overlay->mutable_nodes(-1 - n.record_index);
   proto::Node* copy = d.overlay->add_nodes();
-  *copy = d.graph.record(id);
+  d.graph.record_into(id, *copy);
   n.record_index = -d.overlay->nodes_size();
   return *copy;
 }
@@ -34,6 +34,7 @@ DerivedGraph begin_derived(const Graph& g, const Flags& keep, Plan& plan) {
   d.overlay = new_arena_graph();
   Graph& out = d.graph;
   out.header = g.header;
+  out.records = g.records;
   out.overlay = d.overlay;
   out.packets = g.packets;
   out.source = g.source;
@@ -112,7 +113,7 @@ std::vector<int> renamed_records(const Graph& g, const std::vector<NodeId>& ids,
       if (kept_as[in] != in) merged.emplace_back(g[in].name, g[kept_as[in]].name);
     }
     proto::Node& copy = *overlay.add_nodes();
-    copy = g.record(id);
+    g.record_into(id, copy);
     for (proto::Arg& arg : *copy.mutable_args()) rename_refs(arg, merged);
     for (auto& [key, arg] : *copy.mutable_kwargs()) rename_refs(arg, merged);
     out.push_back(-overlay.nodes_size());

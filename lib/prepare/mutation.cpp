@@ -70,7 +70,8 @@ bool is_mutation_node(const Graph& g, NodeId id) {
     return n.is_mutable;
   }
   if (name_looks_mutating(last_component(n.target))) return true;
-  const proto::Arg* out = find_kwarg(g.record(id), "out");
+  const proto::Node pn = g.record(id);
+  const proto::Arg* out = find_kwarg(pn, "out");
   return out && out->kind_case() != proto::Arg::kNone;
 }
 

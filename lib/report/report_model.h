@@ -31,9 +31,10 @@ namespace pt {
 struct SavedRow {
   std::string_view name;
   uint64_t bytes = 0;
-  std::string_view dtype;      // "bfloat16"; "sym int" for symbols
+  // Copies: the node's record, where they are read, is a decoded temporary.
+  std::string dtype;           // "bfloat16"; "sym int" for symbols
   std::vector<int64_t> shape;  // empty for scalars and symbols
-  std::string_view module_path;
+  std::string module_path;
   const SaveReason* reason = nullptr;  // never null in a built row
 };
 

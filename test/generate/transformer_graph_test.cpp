@@ -82,8 +82,9 @@ TEST_CASE("inputs and outputs are as AOTAutograd lays them out") {
     const pt::NodeId primal = g.primals[k - 1];
     REQUIRE(grad != pt::kNoNode);
     INFO("gradient of " << g[primal].name << " is " << g[grad].name);
-    const auto& gs = g.record(grad).val().tensor().shape();
-    const auto& ps = g.record(primal).val().tensor().shape();
+    const pt::proto::Node grad_record = g.record(grad), primal_record = g.record(primal);
+    const auto& gs = grad_record.val().tensor().shape();
+    const auto& ps = primal_record.val().tensor().shape();
     CHECK(std::vector<int64_t>(gs.begin(), gs.end()) == std::vector<int64_t>(ps.begin(), ps.end()));
     CHECK(g.record(grad).val().tensor().dtype() == g.record(primal).val().tensor().dtype());
   }
@@ -97,7 +98,8 @@ TEST_CASE("forward and backward nodes carry partitioner tags and operator tags")
   for (pt::NodeId id = 0; id + 1 < g.size(); ++id) {
     forward += g[id].tag == pt::PartitionerTag::IsForward;
     backward += g[id].tag == pt::PartitionerTag::IsBackward;
-    for (const auto& t : g.record(id).op_tags()) {
+    const pt::proto::Node record = g.record(id);
+    for (const auto& t : record.op_tags()) {
       pointwise += t == "pointwise";
       reduction += t == "reduction";
     }

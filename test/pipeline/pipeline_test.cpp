@@ -63,7 +63,7 @@ TEST_CASE("partition_joint_releasing: same partition, joint nodes freed, same re
   }
 }
 
-TEST_CASE("the partition serialized over the graph's records is the copied Partition message") {
+TEST_CASE("the partition written from the graph's records parses as the whole Partition message") {
   for (const char* model : {"linear_ce", "gpt2_124m", "mlp_dynamic"}) {
     CAPTURE(model);
     const std::string path = test::corpus_graph_path(model);
@@ -73,19 +73,20 @@ TEST_CASE("the partition serialized over the graph's records is the copied Parti
     const auto whole = partition_message(p.prepared.graph, p.result.classification, p.result.extraction, s);
     REQUIRE(whole->forward().nodes_size() > 2);
     REQUIRE(whole->backward().nodes_size() > 2);
+    const std::string expected = serialize_message(*whole, Format::Binary);
     for (Format f : {Format::Binary, Format::Text, Format::Json}) {
       CAPTURE(format_name(f));
-      const std::string viewed =
+      const std::string written =
           serialize_partition(p.prepared.graph, p.result.classification, p.result.extraction, s, f);
-      CHECK(viewed == serialize_message(*whole, f));
-      // The graph's records are given back unchanged: a second view is the same.
-      CHECK(serialize_partition(p.prepared.graph, p.result.classification, p.result.extraction, s, f) == viewed);
+      // Binary output comes in pieces (more than one batch of nodes on
+      // gpt2_124m): it parses as the whole message, byte for byte once
+      // serialized again. Text and JSON are the whole message's.
+      if (f != Format::Binary) CHECK(written == serialize_message(*whole, f));
+      proto::Partition back;
+      parse_message(written, f, "written", &back);
+      CHECK(serialize_message(back, Format::Binary) == expected);
+      // Writing reads the graph's records and changes nothing: a second write is the same.
+      CHECK(serialize_partition(p.prepared.graph, p.result.classification, p.result.extraction, s, f) == written);
     }
-    proto::Partition back;
-    parse_message(serialize_partition(p.prepared.graph, p.result.classification, p.result.extraction, s,
-                                      Format::Binary),
-                  Format::Binary, "viewed", &back);
-    CHECK(back.forward().nodes_size() == whole->forward().nodes_size());
-    CHECK(back.backward().nodes_size() == whole->backward().nodes_size());
   }
 }

@@ -1,0 +1,74 @@
+// The nodes of a loaded graph as their serialized protobuf records: one
+// contiguous buffer of bytes plus offsets, and each node's name beside it.
+// A parsed message tree cost ~1,070 bytes a node on its arena (a std::string
+// and a cleanup entry per text field, the Node, TensorMeta and Arg
+// objects), a fresh page per four nodes; the serialized record is ~170
+// bytes. A record is decoded (protobuf's generated code) where a stage asks
+// for it: Graph::record.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "graph/schema.h"
+
+namespace pt {
+
+class RecordStore {
+ public:
+  // Room for `count` records of `bytes` in all, without growing.
+  void reserve(size_t count, size_t bytes);
+  // Appends a record of `size` bytes; returns where its bytes go (valid
+  // until the next append), for a reader to fill in place.
+  char* append(size_t size);
+  // Appends `node` serialized (encode_record).
+  void append(const proto::Node& node);
+  // Sets the name of the last record appended (the validator's first pass
+  // reads names without decoding records).
+  void set_last_name(std::string_view name);
+
+  int size() const { return static_cast<int>(start_.size()) - 1; }
+  std::string_view bytes(int k) const {
+    return {data_.data() + start_[static_cast<size_t>(k)], start_[static_cast<size_t>(k) + 1] - start_[static_cast<size_t>(k)]};
+  }
+  // Record k's name; stable while the store lives (NameIndex keys and
+  // Node::name view it).
+  std::string_view name(int k) const {
+    const size_t i = static_cast<size_t>(k);
+    return {names_.data() + name_start_[i], name_start_[i + 1] - name_start_[i]};
+  }
+  // Record k decoded into `out` (cleared first): a caller decoding many
+  // records reuses one message and its allocations.
+  void decode(int k, proto::Node& out) const;
+  proto::Node decode(int k) const;
+  size_t byte_size() const { return data_.size(); }
+
+ private:
+  std::string data_;                     // the records, back to back
+  std::vector<size_t> start_{0};         // size() + 1 offsets into data_
+  // Names back to back: name views stay valid once the store is complete
+  // and shared (Graph::records), as nothing is appended afterwards.
+  std::string names_;
+  std::vector<size_t> name_start_{0};
+};
+
+// `node` serialized deterministically (map entries sorted by key) into
+// `out`, replacing its contents: the same node always gives the same bytes.
+void encode_record(const proto::Node& node, std::string& out);
+
+// A graph message split for Graph: its fields other than nodes (`header`)
+// and its nodes as records.
+struct SplitGraph {
+  std::shared_ptr<proto::Graph> header;
+  std::shared_ptr<RecordStore> records;
+};
+
+// `whole` split: its non-node fields copied, each node serialized with its
+// name (text and JSON inputs, and messages built in memory).
+SplitGraph split_graph(const proto::Graph& whole);
+
+}  // namespace pt
