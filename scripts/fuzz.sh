@@ -5,12 +5,12 @@
 # scripts/san_config.sh) and runs fuzz_pb, fuzz_pbtxt and fuzz_json one after
 # the other, SECONDS each. Its working files live in build-fuzz/.
 #
-#   bash scripts/fuzz.sh --ci     # what .ci/run does: 12,000 inputs per target
+#   bash scripts/fuzz.sh --ci     # what .ci/run does: 8,000 inputs per target
 #   bash scripts/fuzz.sh          # 60 s per target, exploring
 #   bash scripts/fuzz.sh 600      # a long run: 10 minutes per target
 #
 # --ci: libFuzzer's seed fixed (-seed=1), a fixed number of inputs
-# (-runs=12000, about a minute per target on two cores, stopped at 300 s
+# (-runs=8000, about 40 s per target on two cores, stopped at 300 s
 # whatever happens) and a corpus that starts from the seeds alone
 # (build-fuzz/ci-corpus/, emptied first): the same amount of work on any
 # machine, from where every developer's run starts (not bit-for-bit
@@ -71,7 +71,7 @@ for target in pb pbtxt json; do
   if ((ci)); then
     corpus=build-fuzz/ci-corpus/$target
     rm -rf "$corpus"
-    limits+=(-seed=1 -runs=12000)
+    limits+=(-seed=1 -runs=8000)
   fi
   mkdir -p "$corpus"
   dict=()
