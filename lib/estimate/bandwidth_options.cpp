@@ -58,6 +58,8 @@ void BandwidthOptions::set(std::string_view key, std::string_view value) {
     backward_order_from_tangents = parse_bool(key, value);
   } else if (key == "split_convolution_backward") {
     split_convolution_backward = parse_bool(key, value);
+  } else if (key == "split_reductions") {
+    split_reductions = parse_bool(key, value);
   } else if (key == "indexing_reads_selection") {
     indexing_reads_selection = parse_bool(key, value);
   } else if (key == "join_search_limit") {
@@ -91,7 +93,7 @@ std::vector<std::string> bandwidth_option_keys() {
           "backward_order_from_tangents", "allocate_at_kernel_launch", "matmul_at_add",
           "padded_buffers",            "reuse_freed_buffers",     "fuse_scatter_copies",
           "pointwise_tag_fuses",       "split_convolution_backward", "join_search_limit",
-          "fuse_input_copies"};
+          "fuse_input_copies",         "split_reductions"};
 }
 
 }  // namespace pt

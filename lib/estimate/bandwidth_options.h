@@ -159,6 +159,16 @@ struct BandwidthOptions {
   // (+0.2 ms of predicted step time for each; bf16, one H100). Off: one
   // kernel of the node's loads, stores and FLOPs.
   bool split_convolution_backward = true;
+  // Inductor runs a reduction to few outputs over many elements as two
+  // kernels, partial results then their combination (column_reduction.h's
+  // is_split_reduction): a kernel holding one costs two kernel latencies
+  // more, its second kernel's and the partial results' pass. On one H100,
+  // ResNet-50's and MobileNetV3's BatchNorm statistics (bf16,
+  // channels-last) ran as a first kernel of about 3.5 us beyond its bytes,
+  // a second of 2.0-2.3 us and, for three in four, a third of 2 us; as one
+  // kernel of 2 us the model left the backward's recomputed statistics
+  // (ban_recompute_reductions=false) 40% short. Off: one kernel.
+  bool split_reductions = true;
   // Nodes the cycle check of one join may visit; past it the node starts a
   // new kernel instead. Keeps the grouping near-linear on 10^5-node graphs
   // (the check is a backward search bounded by the kernel's first member).

@@ -32,15 +32,17 @@ std::vector<int64_t> reduced_dims(const proto::Node& pn, int64_t rank) {
   return dims;
 }
 
+bool reduces_over_dims(const Node& n) {
+  return std::find(std::begin(kReductionsOverDims), std::end(kReductionsOverDims), n.packet) !=
+             std::end(kReductionsOverDims) &&
+         !n.positional_inputs.empty();
+}
+
 }  // namespace
 
 uint64_t column_reduction_row_bytes(const Graph& g, NodeId id) {
   const Node& n = g[id];
-  if (std::find(std::begin(kReductionsOverDims), std::end(kReductionsOverDims), n.packet) ==
-          std::end(kReductionsOverDims) ||
-      n.positional_inputs.empty()) {
-    return 0;
-  }
+  if (!reduces_over_dims(n)) return 0;
   const NodeId input = n.positional_inputs[0];
   const proto::Node input_record = g.record(input);
   const proto::Value& v = input_record.val();
@@ -71,6 +73,30 @@ uint64_t column_reduction_row_bytes(const Graph& g, NodeId id) {
   }
   if (g[source].numel == 0) return 0;
   return static_cast<uint64_t>(extent) * (g[source].size_bytes / g[source].numel);
+}
+
+bool is_split_reduction(const Graph& g, NodeId id, int multiprocessors) {
+  const Node& n = g[id];
+  if (multiprocessors <= 0 || !reduces_over_dims(n)) return false;
+  const proto::Node input_record = g.record(n.positional_inputs[0]);
+  const proto::Value& v = input_record.val();
+  if (v.kind_case() != proto::Value::kTensor) return false;
+  const auto& shape = v.tensor().shape();
+  const auto rank = static_cast<int64_t>(shape.size());
+  uint64_t total = 1;
+  for (int64_t s : shape) total *= static_cast<uint64_t>(std::max<int64_t>(s, 0));
+  if (total == 0) return false;
+  // No listed dimensions (aten.sum's default overload): every axis.
+  const std::vector<int64_t> dims = reduced_dims(g.record(id), rank);
+  uint64_t reduced = dims.empty() ? total : 1;
+  for (int64_t d : dims) {
+    if (d < 0 || d >= rank) return false;
+    reduced *= static_cast<uint64_t>(shape[d]);
+  }
+  if (reduced == 0) return false;
+  const uint64_t outputs = total / reduced, sms = static_cast<uint64_t>(multiprocessors);
+  if (column_reduction_row_bytes(g, id) > 0) return outputs < 64 * sms && reduced > 128;
+  return outputs < 2 * sms && reduced > 8192;
 }
 
 }  // namespace pt

@@ -1,4 +1,4 @@
-// Reductions across rows, for the bandwidth model's time of the kernels
+// Reductions across rows, and the reductions Inductor splits in two, for the bandwidth model's time of the kernels
 // that hold them (pass_cost.cpp, Device::column_reduction): a reduction that
 // keeps its input's innermost (stride-1) axis sums, for each output, elements
 // that lie a row apart in memory. A per-channel statistic of a channels-last
@@ -21,5 +21,16 @@ namespace pt {
 // its input's innermost axis, reduces every axis, or is no reduction over
 // listed dimensions.
 uint64_t column_reduction_row_bytes(const Graph& g, NodeId id);
+
+// Whether Inductor splits reduction `id` into two kernels on a device of
+// `multiprocessors` SMs (torch/_inductor/ir.py, Reduction.num_splits): a
+// kernel of partial results, then one that combines them. Across rows (the
+// innermost axis kept) when there are fewer than 64 outputs per
+// multiprocessor and each reduces more than 128 elements (BatchNorm's
+// statistics, a bias gradient); along rows when there are fewer than 2 per
+// multiprocessor and each reduces more than 8192 (a loss's sum). False
+// when `multiprocessors` is 0 or `id` is no reduction over listed
+// dimensions.
+bool is_split_reduction(const Graph& g, NodeId id, int multiprocessors);
 
 }  // namespace pt

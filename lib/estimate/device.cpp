@@ -30,6 +30,7 @@ struct Preset {
   double kernel_latency_seconds = 0;
   double matmul_latency_seconds = 0;
   GroupedConvolution grouped_conv{};
+  int multiprocessors = 0;
 };
 
 // cuDNN attention (attention_rate.h), fitted to the H200's kernel times at
@@ -134,6 +135,8 @@ constexpr double kHopperMatmulEfficiency = 0.70;
 constexpr double kHopperTf32MatmulEfficiency = 0.55;
 constexpr double kHopperMatmulLatency = 4e-6;
 constexpr double kHopperKernelLatency = 2e-6;
+// H100 SXM and H200: 132 SMs (the split-reduction rule's device term).
+constexpr int kHopperMultiprocessors = 132;
 
 constexpr Preset kPresets[] = {
     {"a100", 1.555e12, 312e12, 156e12, 1, 1, 0, 0, 0, {}, 1, 19.5e12},
@@ -145,7 +148,8 @@ constexpr Preset kPresets[] = {
     // (below): the same SMs and caches.
     {"h100", 3.35e12, 989e12, 494e12, 0.89, kHopperMatmulEfficiency, 1.59e-12, 0.61e-12, 128 * 1024, kHopperAttention,
      kHopperConvEfficiency, kHopperVectorFlops, kHopperDepthwise, kHopperAtomicAddSeconds, kHopperNarrowConv,
-     kHopperColumnReduction, kHopperTf32MatmulEfficiency, kHopperKernelLatency, kHopperMatmulLatency, kHopperGroupedConv},
+     kHopperColumnReduction, kHopperTf32MatmulEfficiency, kHopperKernelLatency, kHopperMatmulLatency, kHopperGroupedConv,
+     kHopperMultiprocessors},
     // Memory efficiency measured on one H200 (docs/bandwidth_model.md,
     // micro-benchmark); matmuls and fixed costs the H100's (the same SMs).
     // Off: --bandwidth-option apply_device_efficiency=false.
@@ -165,7 +169,8 @@ constexpr Preset kPresets[] = {
     // Off: --bandwidth-option cached_row_rereads=false.
     {"h200", 4.8e12, 989e12, 494e12, 0.88, kHopperMatmulEfficiency, 1.59e-12, 0.61e-12, 128 * 1024, kHopperAttention,
      kHopperConvEfficiency, kHopperVectorFlops, kHopperDepthwise, kHopperAtomicAddSeconds, kHopperNarrowConv,
-     kHopperColumnReduction, kHopperTf32MatmulEfficiency, kHopperKernelLatency, kHopperMatmulLatency, kHopperGroupedConv},
+     kHopperColumnReduction, kHopperTf32MatmulEfficiency, kHopperKernelLatency, kHopperMatmulLatency, kHopperGroupedConv,
+     kHopperMultiprocessors},
     {"h200-measured", 4.2e12, 616e12, 300e12, 1, 1, 0, 0, 0, {}, 1, kHopperVectorFlops},
 };
 
@@ -188,7 +193,8 @@ Device parse_device(std::string_view text) {
               p.memory_efficiency, p.matmul_efficiency, p.erf_seconds,       p.exp_seconds,
               p.cached_row_bytes,  p.attention,         p.conv_efficiency,  p.vector_flops_per_second,
               p.depthwise, p.atomic_add_seconds, p.narrow_conv, p.column_reduction,
-              p.fp32_matmul_efficiency, p.kernel_latency_seconds, p.matmul_latency_seconds, p.grouped_conv};
+              p.fp32_matmul_efficiency, p.kernel_latency_seconds, p.matmul_latency_seconds, p.grouped_conv,
+              p.multiprocessors};
     }
   }
   const auto colon = text.find(':');

@@ -128,6 +128,9 @@ struct Device {
   double matmul_latency_seconds = 0;
   // Grouped convolutions (GroupedConvolution above); zeros: not measured.
   GroupedConvolution grouped_conv;
+  // Streaming multiprocessors, for Inductor's choice to split a reduction
+  // into two kernels (column_reduction.h); 0: not known, none is split.
+  int multiprocessors = 0;
 };
 
 // Presets (datasheet numbers, SXM parts; docs/design.md section 6):

@@ -251,6 +251,9 @@ class PassCoster {
     }
     ke.seconds = std::max(mem_s, flop_s);
     if (derate) ke.seconds += matmul ? device_.matmul_latency_seconds : device_.kernel_latency_seconds;
+    if (derate && ke.fused && o_.split_reductions && holds_split_reduction(members)) {
+      ke.seconds += 2 * device_.kernel_latency_seconds;
+    }
     if (!ke.fused && derate) ke.seconds += atomic_seconds(roots.front());
     if (ke.fused && o_.fused_compute_floor) ke.seconds = std::max(ke.seconds, arithmetic_seconds(closure));
 
@@ -281,6 +284,14 @@ class PassCoster {
       if (row > 0) fraction = std::min(fraction, row / (row + overhead));
     }
     return fraction;
+  }
+
+  // Whether the kernel holds a reduction Inductor runs as two kernels
+  // (BandwidthOptions::split_reductions).
+  bool holds_split_reduction(std::span<const NodeId> members) const {
+    return std::any_of(members.begin(), members.end(), [&](NodeId m) {
+      return f_.reduction[m] && is_split_reduction(g_, m, device_.multiprocessors);
+    });
   }
 
   bool holds_reduction(std::span<const NodeId> members) const {

@@ -66,3 +66,50 @@ TEST_CASE("a kernel holding a reduction across rows moves its bytes as if each r
   peaks.apply_device_efficiency = false;
   CHECK(pt::estimate_pass(g, pass, g.outputs, ops, d, peaks).seconds == doctest::Approx(plain.seconds));
 }
+
+TEST_CASE("Inductor splits reductions to few outputs over many elements in two") {
+  // 132 multiprocessors: across rows, fewer than 8448 outputs of more than
+  // 128 elements each; along rows, fewer than 264 of more than 8192.
+  GraphBuilder b;
+  b.strided_input("act", {64, 512, 7, 7}, {25088, 1, 3584, 512}, "bfloat16");  // channels-last
+  b.op("stats", "aten.sum.dim_IntList", {"act"}, {512}, "bfloat16", {"reduction"}, dims({0, 2, 3}));
+  b.input("tokens", {8192, 768});
+  b.op("bias_grad", "aten.sum.dim_IntList", {"tokens"}, {768}, "float32", {"reduction"}, dims({0}));
+  b.op("row_sums", "aten.sum.dim_IntList", {"tokens"}, {8192}, "float32", {"reduction"}, dims({1}));
+  b.op("loss_sum", "aten.sum.dim_IntList", {"tokens"}, {1}, "float32", {"reduction"}, dims({0, 1}));
+  b.input("short", {100, 768});
+  b.op("short_columns", "aten.sum.dim_IntList", {"short"}, {768}, "float32", {"reduction"}, dims({0}));
+  b.input("wide", {16, 9000});
+  b.op("many_outputs", "aten.sum.dim_IntList", {"wide"}, {9000}, "float32", {"reduction"}, dims({0}));
+  b.input("few_rows", {8192, 16});
+  b.op("few_long_rows", "aten.sum.dim_IntList", {"few_rows"}, {16}, "float32", {"reduction"}, dims({1}));
+  const pt::Graph g = b.build({"stats", "bias_grad", "row_sums", "loss_sum", "short_columns", "many_outputs",
+                               "few_long_rows"});
+  const auto split = [&](const char* name, int sms = 132) { return pt::is_split_reduction(g, g.find(name), sms); };
+  CHECK(split("stats"));       // 512 outputs of 3136
+  CHECK(split("bias_grad"));   // 768 outputs of 8192
+  CHECK(split("loss_sum"));    // one output of 6.3M
+  CHECK_FALSE(split("row_sums"));       // 8192 outputs of 768 along rows
+  CHECK_FALSE(split("short_columns"));  // each output sums 100
+  CHECK_FALSE(split("many_outputs"));   // 9000 outputs
+  CHECK_FALSE(split("few_long_rows"));  // 8192 outputs along rows of 16
+  CHECK_FALSE(split("stats", 0));       // the device's SMs unknown
+  CHECK_FALSE(split("act"));            // no reduction
+}
+
+TEST_CASE("a kernel holding a split reduction costs two kernel latencies more") {
+  GraphBuilder b;
+  b.input("tokens", {8192, 768});
+  b.op("bias_grad", "aten.sum.dim_IntList", {"tokens"}, {768}, "float32", {"reduction"}, dims({0}));
+  const pt::Graph g = b.build({"bias_grad"});
+  pt::Device d{"test", 1e12, 1e15, 1e15};
+  d.kernel_latency_seconds = 2e-6;
+  const auto ops = pt::OpClasses::pytorch_defaults();
+  const pt::Subgraph pass = pt::test::whole_pass(g);
+  const double one_kernel = pt::estimate_pass(g, pass, g.outputs, ops, d).seconds;
+  d.multiprocessors = 132;
+  CHECK(pt::estimate_pass(g, pass, g.outputs, ops, d).seconds == doctest::Approx(one_kernel + 4e-6));
+  pt::BandwidthOptions off;
+  off.split_reductions = false;
+  CHECK(pt::estimate_pass(g, pass, g.outputs, ops, d, off).seconds == doctest::Approx(one_kernel));
+}

@@ -63,6 +63,8 @@ TEST_CASE("h100 and h200 carry their measured efficiencies; unmeasured presets a
   CHECK(h100.erf_seconds == h200.erf_seconds);
   CHECK(h100.exp_seconds == h200.exp_seconds);
   CHECK(h100.cached_row_bytes == h200.cached_row_bytes);
+  CHECK(h100.multiprocessors == 132);
+  CHECK(h200.multiprocessors == 132);
   CHECK(h100.attention.forward.rate_d64 == h200.attention.forward.rate_d64);
   CHECK(h100.attention.causal_backward.s0 == h200.attention.causal_backward.s0);
   for (const char* name : {"a100", "h200-measured", "2e12", "2e12:400e12"}) {
@@ -78,6 +80,7 @@ TEST_CASE("h100 and h200 carry their measured efficiencies; unmeasured presets a
     CHECK(pt::parse_device(name).fp32_matmul_rate_fraction() == 1);
     CHECK(pt::parse_device(name).kernel_latency_seconds == 0);
     CHECK(pt::parse_device(name).matmul_latency_seconds == 0);
+    CHECK(pt::parse_device(name).multiprocessors == 0);
   }
 }
 
