@@ -479,13 +479,51 @@ def resnext50_bf16_cl(b=64):
                                      b, torch.bfloat16, 61)
 
 
+def shufflenet_v2_bf16_cl(b=128):
+    """torchvision shufflenet_v2_x1_0, bf16, channels-last, B=128: depthwise
+    convolutions, channel shuffles (a transpose of the channel axis),
+    concatenated branches."""
+    import torchvision
+    return _channels_last_classifier("shufflenet_v2_bf16_cl", torchvision.models.shufflenet_v2_x1_0,
+                                     b, torch.bfloat16, 63)
+
+
+def mixer_b16_bf16(b=64):
+    """timm mixer_b16_224 (MLP-Mixer), bf16, B=64: token-mixing MLPs across
+    the 196 patches (a transpose each), channel-mixing MLPs, LayerNorm, GELU
+    (dropout and drop-path off)."""
+    import timm
+    torch.manual_seed(0)
+    m = timm.create_model("mixer_b16_224", pretrained=False, drop_rate=0.0, drop_path_rate=0.0)
+    m = m.cuda().to(torch.bfloat16).train()
+    x = torch.randn(b, 3, 224, 224, device="cuda", dtype=torch.bfloat16, generator=_gen(65))
+    y = torch.randint(0, 1000, (b,), device="cuda", generator=_gen(66))
+    return Workload("mixer_b16_bf16", _ce_step, {"m": m}, lambda i: (m, x, y))
+
+
+def opt_lm(b=16, t=512, batches=4):
+    """transformers OPT decoder, 6 layers of width 768, bf16, SDPA, ReLU MLPs,
+    learned positions, dropout off, trained on random tokens."""
+    from transformers import OPTConfig, OPTForCausalLM
+    torch.manual_seed(0)
+    config = OPTConfig(vocab_size=50272, hidden_size=768, num_hidden_layers=6, ffn_dim=3072,
+                       num_attention_heads=12, max_position_embeddings=2048, dropout=0.0,
+                       attention_dropout=0.0, activation_dropout=0.0, layerdrop=0.0)
+    config._attn_implementation = "sdpa"
+    m = OPTForCausalLM(config).cuda().to(torch.bfloat16).train()
+    data = _token_batches(50272, b, t, batches)
+    return Workload("opt_lm", _bert_step, {"m": m},
+                    lambda i: (m, data[i % batches][0], data[i % batches][1]), lr=1e-4)
+
+
 FAMILY_MODELS = {"resnet50_fp32_cl": resnet50_fp32_cl, "resnet50_bf16_cl": resnet50_bf16_cl,
                  "convnext_tiny_bf16_cl": convnext_tiny_bf16_cl, "vit_b16": vit_b16_bf16,
                  "llama_gqa": llama_gqa, "moe_top2": moe_top2,
                  "mobilenet_v3_bf16_cl": mobilenet_v3_bf16_cl, "bert_mlm": bert_mlm,
                  "efficientnet_b0_bf16_cl": efficientnet_b0_bf16_cl, "t5_small_lm": t5_small_lm,
                  "regnet_y_1_6gf_bf16_cl": regnet_y_1_6gf_bf16_cl, "swin_t_bf16": swin_t_bf16,
-                 "resnext50_bf16_cl": resnext50_bf16_cl}
+                 "resnext50_bf16_cl": resnext50_bf16_cl, "shufflenet_v2_bf16_cl": shufflenet_v2_bf16_cl,
+                 "mixer_b16_bf16": mixer_b16_bf16, "opt_lm": opt_lm}
 
 
 CORPUS_MODELS = {"linear_ce": linear_ce, "mlp_dynamic": mlp_dynamic, "sac_mlp": sac_mlp,
