@@ -108,9 +108,17 @@ void run(const uint8_t* data, size_t size, Format format) {
   // included), on the preset with every measured rule (h200: efficiencies,
   // arithmetic floor, cached rereads, attention rates).
   const ReportModel model = build_report({joint, p, s, parse_device("h200"), {}, {}});
-  if (!(fused_peak_memory(p.prepared.graph, p.result, s.op_classes, model.bandwidth) ==
-        estimate_bandwidth_and_peak(p.prepared.graph, p.result, s.op_classes, parse_device("h200"), {}).memory)) {
+  const PeakMemory peak = fused_peak_memory(p.prepared.graph, p.result, s.op_classes, model.bandwidth);
+  if (!(peak == estimate_bandwidth_and_peak(p.prepared.graph, p.result, s.op_classes, parse_device("h200"), {}).memory)) {
     throw std::logic_error("the peak memory in two halves differs from fused_peak_memory");
+  }
+  // The peak is bookkeeping over the graph's own values: never above all of
+  // them together (twice, for padding). A buffer freed more than it was
+  // allocated wraps the unsigned total around to about 1.8e19 bytes.
+  uint64_t all_values = 0;
+  for (NodeId id = 0; id < p.prepared.graph.size(); ++id) all_values += p.prepared.graph[id].size_bytes;
+  if (peak.peak_bytes > 2 * all_values + (uint64_t{1} << 20)) {
+    throw std::logic_error("the peak memory exceeds every value's bytes together: a buffer freed twice");
   }
   std::ostringstream text, json, md;
   write_report_text(text, model);

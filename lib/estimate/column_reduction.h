@@ -1,5 +1,6 @@
-// Reductions across rows, and the reductions Inductor splits in two, for the bandwidth model's time of the kernels
-// that hold them (pass_cost.cpp, Device::column_reduction): a reduction that
+// Reductions across rows, and those Inductor splits in two, for the
+// bandwidth model's time of the kernels that hold them (pass_cost.cpp,
+// Device::column_reduction): a reduction that
 // keeps its input's innermost (stride-1) axis sums, for each output, elements
 // that lie a row apart in memory. A per-channel statistic of a channels-last
 // activation is one (BatchNorm's mean and variance, and its backward's sums,
