@@ -1,6 +1,8 @@
 #include "estimate/pass_simulation.h"
 
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -339,6 +341,13 @@ void PassSimulation::run(const std::vector<NodeId>& order, const Flags& is_input
       pass_peak = live;
       pass_peak_at = g[id].name;
       if (trace) trace->peak_pos = pos;
+    }
+    // More freed than held is a bookkeeping error (a buffer freed twice,
+    // or one no kernel allocated): the unsigned total would wrap around to
+    // about 1.8e19 bytes and pass for a peak.
+    if (freed[pos] > live) {
+      throw std::logic_error("peak memory simulation: more bytes freed than held after '" +
+                             std::string(g[id].name) + "'");
     }
     live -= freed[pos];
   }
