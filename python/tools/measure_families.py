@@ -186,7 +186,21 @@ def copy_graphs(work, name, records, res):
         res["graph_files"].append(f)
 
 
+def allow_recompiles(limit=64):
+    """Each setting compiles the model's inner frames (those after a graph
+    break are the model's own code objects, shared by every setting's copy
+    of the step) once more. At Dynamo's default of 8 compiles a frame, OPT's
+    eight graphs ran eager from the second setting on, its partitioner
+    never called."""
+    import torch._dynamo.config as dynamo_config
+    for key in ("recompile_limit", "cache_size_limit", "accumulated_recompile_limit",
+                "accumulated_cache_size_limit"):
+        if hasattr(dynamo_config, key):
+            setattr(dynamo_config, key, max(getattr(dynamo_config, key), limit))
+
+
 def worker(args, name):
+    allow_recompiles()
     work = args.work
     mdir = os.path.join("/tmp/pt_families", name)
     shutil.rmtree(mdir, ignore_errors=True)
