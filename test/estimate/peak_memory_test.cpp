@@ -503,17 +503,12 @@ nodes { name: "g" op: "call_function" target: "aten.mul.Tensor" args { node: "h1
         val { )" + t24 + R"( } op_tags: "pointwise" }
 nodes { name: "output" op: "output" target: "output" args { list { items { node: "loss" } items { node: "g" } } } }
 )";
-  Settings s;
-  s.set("recomputable_ops.remove", "aten.exp");
-  const PrepareResult prepared = prepare(test::graph_from_text(text), s);
-  const Graph& g = prepared.graph;
-  const PartitionResult r = partition_graph(g, s);
-  REQUIRE(r.extraction.fw_saved_outputs().size() == 1);
-  REQUIRE(g[r.extraction.fw_saved_outputs()[0]].name == "h1");
+  const ExpSaved p = partition_saving_exp(text, "h1");
+  const Graph& g = p.prepared.graph;
   const Device device{"test", 1e12, 1e15, 1e15};
-  const BandwidthEstimate bw = estimate_bandwidth(g, r, s.op_classes, device);
+  const BandwidthEstimate bw = estimate_bandwidth(g, p.result, p.settings.op_classes, device);
   CHECK(bw.forward.stored[g.find("p")]);
-  const PeakMemory m = fused_peak_memory(g, r, s.op_classes, bw, {});
+  const PeakMemory m = fused_peak_memory(g, p.result, p.settings.op_classes, bw, {});
   // Forward: x (64), p's buffer (64, holding the saved half) and the loss
   // (4); the backward starts with them and the tangent.
   CHECK(m.forward_peak_bytes == 132);
