@@ -60,6 +60,10 @@ void BandwidthOptions::set(std::string_view key, std::string_view value) {
     split_convolution_backward = parse_bool(key, value);
   } else if (key == "split_reductions") {
     split_reductions = parse_bool(key, value);
+  } else if (key == "slice_scatters_fuse") {
+    slice_scatters_fuse = parse_bool(key, value);
+  } else if (key == "column_reductions_start_kernels") {
+    column_reductions_start_kernels = parse_bool(key, value);
   } else if (key == "indexing_reads_selection") {
     indexing_reads_selection = parse_bool(key, value);
   } else if (key == "join_search_limit") {
@@ -93,7 +97,8 @@ std::vector<std::string> bandwidth_option_keys() {
           "backward_order_from_tangents", "allocate_at_kernel_launch", "matmul_at_add",
           "padded_buffers",            "reuse_freed_buffers",     "fuse_scatter_copies",
           "pointwise_tag_fuses",       "split_convolution_backward", "join_search_limit",
-          "fuse_input_copies",         "split_reductions"};
+          "fuse_input_copies",         "split_reductions",        "column_reductions_start_kernels",
+          "slice_scatters_fuse"};
 }
 
 }  // namespace pt

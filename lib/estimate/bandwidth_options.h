@@ -65,6 +65,10 @@ struct BandwidthOptions {
   // a decomposed softmax backward (inductor_fusible.h says what it cost).
   // Off: only the fusible set (and pads, above) fuse.
   bool pointwise_tag_fuses = true;
+  // select_scatter and slice_scatter fuse like pointwise ops (Inductor's
+  // lowering; inductor_fusible.h says what it cost). Off: each is a kernel
+  // that copies its destination.
+  bool slice_scatters_fuse = true;
   // A copy_ into a graph input (BatchNorm's running statistics, any input
   // mutation) is a store of the kernel that computes the value copied:
   // Inductor writes the mutated input from that kernel (MobileNetV3's 46
@@ -169,6 +173,21 @@ struct BandwidthOptions {
   // kernel of 2 us the model left the backward's recomputed statistics
   // (ban_recompute_reductions=false) 40% short. Off: one kernel.
   bool split_reductions = true;
+  // A reduction across rows (column_reduction.h: it keeps its input's
+  // innermost axis) starts a kernel of its own instead of joining its
+  // producer's. Inductor fuses a producer into a reduction only where the
+  // reduction's loops write what the producer's loops read at the same
+  // iteration; a sum across rows walks the rows of each column, the
+  // producer the columns of each row, so the scheduler keeps them apart
+  // (ConvNeXt's, ViT's and BERT's bias and LayerNorm-weight gradients: a
+  // pointwise kernel stores the gradient, a split reduction reads it
+  // again). What the reduction alone reads is computed again inside it
+  // (recompute_fused_inputs), as Inductor inlines it. Such kernels merge
+  // with siblings only of the same reduction shape, or with a reduction
+  // along the rows of the same input where Inductor's mix-order reduction
+  // joins the two (sibling_fusion.h). Off: the reduction joins its
+  // producer's kernel.
+  bool column_reductions_start_kernels = true;
   // Nodes the cycle check of one join may visit; past it the node starts a
   // new kernel instead. Keeps the grouping near-linear on 10^5-node graphs
   // (the check is a backward search bounded by the kernel's first member).

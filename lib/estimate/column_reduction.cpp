@@ -99,4 +99,11 @@ bool is_split_reduction(const Graph& g, NodeId id, int multiprocessors) {
   return outputs < 2 * sms && reduced > 8192;
 }
 
+bool mix_order_reducible(uint64_t rows, uint64_t columns) {
+  constexpr uint64_t kLeastElements = 5ull << 20;  // size_thres
+  constexpr uint64_t kLeastRows = 4096;
+  constexpr uint64_t kMostColumns = 16384;  // a persistent row reduction
+  return rows >= kLeastRows && columns <= kMostColumns && rows >= 2 * columns && rows * columns >= kLeastElements;
+}
+
 }  // namespace pt

@@ -34,4 +34,17 @@ uint64_t column_reduction_row_bytes(const Graph& g, NodeId id);
 // dimensions.
 bool is_split_reduction(const Graph& g, NodeId id, int multiprocessors);
 
+// Whether Inductor runs a sum across rows and a reduction along rows of one
+// input of `rows` x `columns` elements in one kernel, its mix-order
+// reduction (torch/_inductor/scheduler.py, MixOrderReduction.can_fuse): the
+// row reduction persistent, the column sums kept per block and added by a
+// small second kernel. A LayerNorm's or RMSNorm's backward, whose weight
+// and bias gradients sum across the rows the input gradient's statistics
+// sum along. Only where the input is large (5 Mi elements; smaller ones
+// stay in L2), has at least twice as many rows as columns and 4096 rows,
+// and at most 16384 columns: Llama's (8192 x 1024) and ConvNeXt-T's first
+// stages fuse, ViT-B/16's (6304 x 768) does not (Inductor's generated
+// code on the H100).
+bool mix_order_reducible(uint64_t rows, uint64_t columns);
+
 }  // namespace pt

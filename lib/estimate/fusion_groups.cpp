@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "estimate/column_reduction.h"
 #include "estimate/inductor_fusible.h"
 #include "estimate/inductor_op_count.h"
 #include "estimate/sibling_fusion.h"
@@ -117,6 +118,7 @@ class Grouper {
         join_or_start(id);
       }
     } else if (ops_.is_fusible_op(id) || (o_.pointwise_tag_fuses && tagged_pointwise(g_, id)) ||
+               (o_.slice_scatters_fuse && is_slice_scatter(g_, id)) ||
                (o_.pad_is_pointwise && n.packet == "aten.constant_pad_nd" && !feeds_own_kernel(id)) ||
                (o_.fuse_input_copies && copies_into_input(g_, id))) {
       join_or_start(id);
@@ -160,7 +162,9 @@ class Grouper {
     f_.role[id] = NodeRole::Fused;
     int32_t chosen = -1;
     tried_.clear();
-    for (NodeId x : g_[id].inputs) {
+    const bool alone =
+        o_.column_reductions_start_kernels && g_[id].reduction_tag && column_reduction_row_bytes(g_, id) > 0;
+    for (NodeId x : alone ? std::span<const NodeId>() : std::span<const NodeId>(g_[id].inputs)) {
       if (!in_pass(x) || f_.role[x] != NodeRole::Fused) continue;
       const int32_t k = f_.kernel[x];
       if (std::find(tried_.begin(), tried_.end(), k) != tried_.end()) continue;

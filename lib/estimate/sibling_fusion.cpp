@@ -6,6 +6,8 @@
 #include <span>
 #include <utility>
 
+#include "estimate/column_reduction.h"
+
 
 namespace pt {
 
@@ -38,6 +40,21 @@ class SiblingMerger {
       if (!members(static_cast<int32_t>(k)).empty()) spans_[k] = span_of(members(static_cast<int32_t>(k)));
     }
     max_read_.assign(kernels_, 0);
+    column_shape_.assign(kernels_, {0, 0});
+    row_shape_.assign(kernels_, {0, 0});
+    if (o_.column_reductions_start_kernels) {
+      for (size_t k = 0; k < kernels_; ++k) {
+        for (NodeId m : members(static_cast<int32_t>(k))) {
+          if (!f_.reduction[m] || g_[m].positional_inputs.empty()) continue;
+          const std::pair<uint64_t, uint64_t> shape{numel(m), numel(g_[m].positional_inputs[0])};
+          if (column_reduction_row_bytes(g_, m) > 0) {
+            column_shape_[k] = shape;
+          } else if (shape.first > 1 && shape.first < shape.second) {
+            row_shape_[k] = shape;
+          }
+        }
+      }
+    }
     seen_.assign(static_cast<size_t>(g_.size()), 0);
     std::vector<std::pair<NodeId, int32_t>> full_reads;  // (buffer, kernel): reads of the kernel's largest size
     std::vector<NodeId> reads;
@@ -60,11 +77,22 @@ class SiblingMerger {
       }
     }
     sort_by_buffer(full_reads);  // by buffer, then kernel (= order of first nodes)
+    // Each reader of a buffer merges with its first reader whose loops
+    // agree with its own (loops_agree; all do unless
+    // column_reductions_start_kernels made kernels of sums across rows).
+    std::vector<int32_t> first_of_shape;
     for (size_t i = 0; i < full_reads.size();) {
+      first_of_shape.assign(1, full_reads[i].second);
       size_t j = i + 1;
-      while (j < full_reads.size() && full_reads[j].first == full_reads[i].first) {
-        try_merge(full_reads[i].second, full_reads[j].second);
-        ++j;
+      for (; j < full_reads.size() && full_reads[j].first == full_reads[i].first; ++j) {
+        const int32_t k = full_reads[j].second;
+        const auto same = std::find_if(first_of_shape.begin(), first_of_shape.end(),
+                                       [&](int32_t f) { return loops_agree(find(f), find(k)); });
+        if (same == first_of_shape.end()) {
+          first_of_shape.push_back(k);
+        } else {
+          try_merge(*same, k);
+        }
       }
       i = j;
     }
@@ -259,15 +287,30 @@ class SiblingMerger {
     return true;
   }
 
+  // Whether Inductor may fuse group roots a and b as far as their loops go:
+  // the same sum across rows (or none in either), or a sum across rows and
+  // a reduction along the rows of the same input that Inductor's mix-order
+  // reduction joins (column_reduction.h).
+  bool loops_agree(int32_t a, int32_t b) const {
+    if (column_shape_[a] == column_shape_[b]) return true;
+    if (column_shape_[a].first != 0 && column_shape_[b].first != 0) return false;
+    const auto& column = column_shape_[a].first != 0 ? column_shape_[a] : column_shape_[b];
+    const auto& row = column_shape_[a].first != 0 ? row_shape_[b] : row_shape_[a];
+    return row.first != 0 && row.second == column.second && row.first * column.first == column.second &&
+           mix_order_reducible(row.first, column.first);
+  }
+
   void try_merge(int32_t x, int32_t y) {
     int32_t a = find(x), b = find(y);
-    if (a == b || max_read_[a] != max_read_[b]) return;
+    if (a == b || max_read_[a] != max_read_[b] || !loops_agree(a, b)) return;
     if (members(a).size() + members(b).size() > kMaxFusionSize) return;
     if (too_far_apart(a, b)) return;
     if (o_.reductions_end_kernels && (reads_reduction_of(a, b) || reads_reduction_of(b, a))) return;
     if (!acyclic(a, b)) return;
     if (b < a) std::swap(a, b);
     parent_[b] = a;
+    if (column_shape_[a].first == 0) column_shape_[a] = column_shape_[b];
+    if (row_shape_[a].first == 0) row_shape_[a] = row_shape_[b];
     for (NodeId m : members(b)) root_[m] = a;
     spans_[a] = {std::min(spans_[a].first, spans_[b].first), std::max(spans_[a].second, spans_[b].second)};
     const std::span<const NodeId> from_a = members(a), from_b = members(b);
@@ -297,6 +340,12 @@ class SiblingMerger {
   std::vector<std::vector<NodeId>> merged_;
   std::vector<std::pair<NodeId, NodeId>> spans_;  // per group root: span_of its members
   std::vector<uint64_t> max_read_;
+  // Per group root: (outputs, inputs' elements) of its reduction across rows
+  // (column_reductions_start_kernels), (0, 0) for none. Inductor fuses such
+  // a reduction only with kernels whose loops are the same: another
+  // reduction of that shape.
+  std::vector<std::pair<uint64_t, uint64_t>> column_shape_;
+  std::vector<std::pair<uint64_t, uint64_t>> row_shape_;  // the same for a reduction along rows
   std::vector<NodeId> position_;  // per node: its place in the emitted pass
   std::vector<int> seen_;
   int stamp_ = 0;

@@ -113,3 +113,93 @@ TEST_CASE("a kernel holding a split reduction costs two kernel latencies more") 
   off.split_reductions = false;
   CHECK(pt::estimate_pass(g, pass, g.outputs, ops, d, off).seconds == doctest::Approx(one_kernel));
 }
+
+TEST_CASE("a sum across rows of a value a matmul also reads is a kernel of its own that loads the value") {
+  // A GELU-backward-like product g = a * b, read by a matmul and by its
+  // column sum (a bias gradient): Inductor stores g from a pointwise
+  // kernel and sums it in another (the loops differ), reading it again.
+  GraphBuilder b;
+  b.input("a", {64, 32});
+  b.input("c", {64, 32});
+  b.input("w", {32, 16});
+  b.op("g", "aten.mul.Tensor", {"a", "c"}, {64, 32});
+  b.op("mm", "aten.mm.default", {"g", "w"}, {64, 16});
+  b.op("bias_grad", "aten.sum.dim_IntList", {"g"}, {32}, "float32", {"reduction"}, dims({0}));
+  const pt::Graph g = b.build({"mm", "bias_grad"});
+  const auto ops = pt::OpClasses::pytorch_defaults();
+  const pt::Device d{"test", 1e12, 1e15, 1e15};
+  const pt::Subgraph pass = pt::test::whole_pass(g);
+  const pt::PassEstimate apart = pt::estimate_pass(g, pass, g.outputs, ops, d);
+  REQUIRE(apart.kernels.size() == 3);  // mul, matmul, sum
+  CHECK(apart.bytes_loaded == (8192 + 8192) + (8192 + 2048) + 8192);
+  pt::BandwidthOptions off;
+  off.column_reductions_start_kernels = false;
+  const pt::PassEstimate joined = pt::estimate_pass(g, pass, g.outputs, ops, d, off);
+  CHECK(joined.kernels.size() == 2);  // mul and sum together, matmul
+  CHECK(joined.bytes_loaded == (8192 + 8192) + (8192 + 2048));
+}
+
+TEST_CASE("a sum across rows of a value nothing else reads still computes it in its own kernel") {
+  // ResNet's BatchNorm backward: the ReLU gradient is inlined into the
+  // per-channel sums (Inductor realizes nothing for them).
+  GraphBuilder b;
+  b.input("a", {64, 32});
+  b.input("c", {64, 32});
+  b.op("g", "aten.mul.Tensor", {"a", "c"}, {64, 32});
+  b.op("s", "aten.sum.dim_IntList", {"g"}, {32}, "float32", {"reduction"}, dims({0}));
+  const pt::Graph g = b.build({"s"});
+  const pt::PassEstimate p = pt::estimate_pass(g, pt::test::whole_pass(g), g.outputs,
+                                               pt::OpClasses::pytorch_defaults(), pt::Device{"test", 1e12, 1e15, 1e15});
+  CHECK(p.kernels.size() == 1);
+  CHECK(p.bytes_loaded == 8192 + 8192);
+}
+
+TEST_CASE("two sums across rows of the same shape run as one kernel, apart from the pointwise kernel") {
+  // A LayerNorm's weight and bias gradients: sum(dy * xhat) and sum(dy),
+  // dy stored for a matmul. Inductor fuses the two sums (same loops), not
+  // the sums with the kernel that computes dy.
+  GraphBuilder b;
+  b.input("a", {64, 32});
+  b.input("c", {64, 32});
+  b.input("xhat", {64, 32});
+  b.input("w", {32, 16});
+  b.op("dy", "aten.mul.Tensor", {"a", "c"}, {64, 32});
+  b.op("mm", "aten.mm.default", {"dy", "w"}, {64, 16});
+  b.op("bias_grad", "aten.sum.dim_IntList", {"dy"}, {32}, "float32", {"reduction"}, dims({0}));
+  b.op("prod", "aten.mul.Tensor", {"dy", "xhat"}, {64, 32});
+  b.op("weight_grad", "aten.sum.dim_IntList", {"prod"}, {32}, "float32", {"reduction"}, dims({0}));
+  const pt::Graph g = b.build({"mm", "bias_grad", "weight_grad"});
+  const pt::PassEstimate p = pt::estimate_pass(g, pt::test::whole_pass(g), g.outputs,
+                                               pt::OpClasses::pytorch_defaults(), pt::Device{"test", 1e12, 1e15, 1e15});
+  CHECK(p.kernel_count == 3);  // dy (and prod), matmul, both sums
+}
+
+TEST_CASE("Inductor's mix-order reduction joins a sum across rows and one along rows of a large input") {
+  CHECK(pt::mix_order_reducible(8192, 1024));   // Llama's RMSNorm backward
+  CHECK(pt::mix_order_reducible(200704, 96));   // ConvNeXt-T's first stage
+  CHECK_FALSE(pt::mix_order_reducible(6304, 768));  // ViT-B/16: under 5 Mi elements
+  CHECK_FALSE(pt::mix_order_reducible(3136, 2048));  // too few rows
+  CHECK_FALSE(pt::mix_order_reducible(40000, 30000));  // too many columns
+  // A norm's backward: the statistics' sum along rows and the weight's
+  // gradient across them, both of x * dy.
+  const auto norm_backward = [](int64_t rows) {
+    GraphBuilder b;
+    b.input("x", {rows, 1024}, "bfloat16");
+    b.input("dy", {rows, 1024}, "bfloat16");
+    b.op("p", "aten.mul.Tensor", {"x", "dy"}, {rows, 1024}, "bfloat16");
+    b.op("row_sum", "aten.sum.dim_IntList", {"p"}, {rows, 1}, "float32", {"reduction"}, dims({1}));
+    b.op("weight_grad", "aten.sum.dim_IntList", {"p"}, {1024}, "float32", {"reduction"}, dims({0}));
+    return b.build({"row_sum", "weight_grad"});
+  };
+  const auto kernels = [](const pt::Graph& g, bool start_kernels) {
+    pt::BandwidthOptions o;
+    o.column_reductions_start_kernels = start_kernels;
+    return pt::estimate_pass(g, pt::test::whole_pass(g), g.outputs, pt::OpClasses::pytorch_defaults(),
+                             pt::Device{"test", 1e12, 1e15, 1e15}, o)
+        .kernel_count;
+  };
+  const pt::Graph large = norm_backward(8192), small = norm_backward(4096);
+  CHECK(kernels(large, true) == 1);  // one mix-order kernel
+  CHECK(kernels(small, true) == 2);  // 4 Mi elements: two kernels, each reading x and dy
+  CHECK(kernels(small, false) == 1);
+}
