@@ -516,6 +516,52 @@ def opt_lm(b=16, t=512, batches=4):
                     lambda i: (m, data[i % batches][0], data[i % batches][1]), lr=1e-4)
 
 
+def densenet121_bf16_cl(b=64):
+    """torchvision densenet121, bf16, channels-last, B=64: dense blocks whose
+    layers read the concatenation of every earlier layer's output,
+    BatchNorm-ReLU before each convolution."""
+    import torchvision
+    return _channels_last_classifier("densenet121_bf16_cl", torchvision.models.densenet121, b, torch.bfloat16, 67)
+
+
+def mnasnet_bf16_cl(b=128):
+    """torchvision mnasnet1_0, bf16, channels-last, B=128: inverted residuals
+    with depthwise 3x3 and 5x5 convolutions, BatchNorm, ReLU, no
+    squeeze-and-excitation (dropout off)."""
+    import torchvision
+    return _channels_last_classifier("mnasnet_bf16_cl", functools.partial(torchvision.models.mnasnet1_0, dropout=0.0),
+                                     b, torch.bfloat16, 69)
+
+
+def poolformer_s12_bf16(b=64):
+    """timm poolformer_s12 (MetaFormer), bf16, B=64: average-pooling token
+    mixers, GroupNorm with one group, GELU MLPs as 1x1 convolutions, layer
+    scale (drop-path off)."""
+    import timm
+    torch.manual_seed(0)
+    m = timm.create_model("poolformer_s12", pretrained=False, drop_rate=0.0, drop_path_rate=0.0)
+    m = m.cuda().to(torch.bfloat16).train()
+    x = torch.randn(b, 3, 224, 224, device="cuda", dtype=torch.bfloat16, generator=_gen(71))
+    y = torch.randint(0, 1000, (b,), device="cuda", generator=_gen(72))
+    return Workload("poolformer_s12_bf16", _ce_step, {"m": m}, lambda i: (m, x, y))
+
+
+def gpt_neox_lm(b=16, t=512, batches=4):
+    """transformers GPT-NeoX decoder, 6 layers of width 768, bf16, SDPA,
+    rotary embeddings on a quarter of each head, parallel attention and MLP
+    residuals, dropout off, trained on random tokens."""
+    from transformers import GPTNeoXConfig, GPTNeoXForCausalLM
+    torch.manual_seed(0)
+    config = GPTNeoXConfig(vocab_size=50304, hidden_size=768, num_hidden_layers=6, num_attention_heads=12,
+                           intermediate_size=3072, rotary_pct=0.25, max_position_embeddings=2048,
+                           use_parallel_residual=True, hidden_dropout=0.0, attention_dropout=0.0)
+    config._attn_implementation = "sdpa"
+    m = GPTNeoXForCausalLM(config).cuda().to(torch.bfloat16).train()
+    data = _token_batches(50304, b, t, batches)
+    return Workload("gpt_neox_lm", _bert_step, {"m": m},
+                    lambda i: (m, data[i % batches][0], data[i % batches][1]), lr=1e-4)
+
+
 FAMILY_MODELS = {"resnet50_fp32_cl": resnet50_fp32_cl, "resnet50_bf16_cl": resnet50_bf16_cl,
                  "convnext_tiny_bf16_cl": convnext_tiny_bf16_cl, "vit_b16": vit_b16_bf16,
                  "llama_gqa": llama_gqa, "moe_top2": moe_top2,
@@ -523,7 +569,9 @@ FAMILY_MODELS = {"resnet50_fp32_cl": resnet50_fp32_cl, "resnet50_bf16_cl": resne
                  "efficientnet_b0_bf16_cl": efficientnet_b0_bf16_cl, "t5_small_lm": t5_small_lm,
                  "regnet_y_1_6gf_bf16_cl": regnet_y_1_6gf_bf16_cl, "swin_t_bf16": swin_t_bf16,
                  "resnext50_bf16_cl": resnext50_bf16_cl, "shufflenet_v2_bf16_cl": shufflenet_v2_bf16_cl,
-                 "mixer_b16_bf16": mixer_b16_bf16, "opt_lm": opt_lm}
+                 "mixer_b16_bf16": mixer_b16_bf16, "opt_lm": opt_lm,
+                 "densenet121_bf16_cl": densenet121_bf16_cl, "mnasnet_bf16_cl": mnasnet_bf16_cl,
+                 "poolformer_s12_bf16": poolformer_s12_bf16, "gpt_neox_lm": gpt_neox_lm}
 
 
 CORPUS_MODELS = {"linear_ce": linear_ce, "mlp_dynamic": mlp_dynamic, "sac_mlp": sac_mlp,
