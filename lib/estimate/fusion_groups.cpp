@@ -42,7 +42,10 @@ class Grouper {
       if (id != kNoNode && in_pass(id)) is_output[id] = true;
     }
     decide_stores(is_output);
-    if (o_.realize_reused_values) realize_reused();
+    if (o_.realize_reused_values) {
+      realize_reused();
+      store_realized_read_through_others();
+    }
     demote_stored_views();
     f_.by_kernel = list_by_kernel(f_.kernel, first_.size());
     return std::move(f_);
@@ -322,6 +325,35 @@ class Grouper {
       keep_reads(id, &id, 1);
       op_at[id] = op_pool.size();
       op_len[id] = 0;
+    }
+  }
+
+  // A realized value is a buffer every reader loads, also a kernel that
+  // computes one of its readers again (a value of another kernel it
+  // inlines): such a value is stored, not only one read directly by another
+  // kernel. EfficientNet-B0's backward realizes the float32 BatchNorm output
+  // that its SiLU gradient reads twice; Inductor stores it (616 MB on the
+  // widest layer) and both the statistics' sums and the input gradient
+  // load it, where the model had computed both in one kernel from the
+  // convolution output. Walks the pass backwards: `needed` marks a fused
+  // value some other kernel computes again or loads.
+  void store_realized_read_through_others() {
+    std::vector<uint8_t> needed(n_, 0);
+    for (NodeId id = g_.size() - 1; id >= 0; --id) {
+      if (!in_pass(id) || f_.role[id] != NodeRole::Fused) continue;
+      bool other = false;
+      for (NodeId u : g_.users[id]) {
+        if (!in_pass(u)) continue;
+        if (f_.kernel[u] != f_.kernel[id]) {
+          other = true;
+        } else if (f_.role[u] == NodeRole::Fused && !f_.stored[fused_base(u)] && !f_.realized[u] && needed[u]) {
+          other = true;  // u is computed again elsewhere, and reads this
+        }
+        if (other) break;
+      }
+      if (!other) continue;
+      needed[id] = 1;
+      if (f_.realized[id]) f_.stored[fused_base(id)] = true;
     }
   }
 

@@ -203,3 +203,28 @@ TEST_CASE("Inductor's mix-order reduction joins a sum across rows and one along 
   CHECK(kernels(small, true) == 2);  // 4 Mi elements: two kernels, each reading x and dy
   CHECK(kernels(small, false) == 1);
 }
+
+TEST_CASE("a realized value that a sum across rows computes through is stored and loaded there") {
+  // v = a + b + c + d + e reads five buffers and has two readers, so
+  // Inductor realizes it; the sum across rows of v * 3 runs in a kernel of
+  // its own and loads v instead of adding the five inputs again.
+  GraphBuilder b;
+  for (const char* x : {"a", "b", "c", "d", "e"}) b.input(x, {64, 32});
+  b.input("w", {32, 16});
+  b.op("ab", "aten.add.Tensor", {"a", "b"}, {64, 32});
+  b.op("abc", "aten.add.Tensor", {"ab", "c"}, {64, 32});
+  b.op("abcd", "aten.add.Tensor", {"abc", "d"}, {64, 32});
+  b.op("v", "aten.add.Tensor", {"abcd", "e"}, {64, 32});
+  b.op("twice", "aten.mul.Tensor", {"v", "v"}, {64, 32});
+  b.op("mm", "aten.mm.default", {"twice", "w"}, {64, 16});
+  b.op("thrice", "aten.add.Tensor", {"v", "twice"}, {64, 32});
+  b.op("s", "aten.sum.dim_IntList", {"thrice"}, {32}, "float32", {"reduction"}, dims({0}));
+  const pt::Graph g = b.build({"mm", "s"});
+  const pt::PassEstimate p = pt::estimate_pass(g, pt::test::whole_pass(g), g.outputs,
+                                               pt::OpClasses::pytorch_defaults(), pt::Device{"test", 1e12, 1e15, 1e15});
+  CHECK(p.stored[g.find("v")]);
+  const auto sum_kernel = std::find_if(p.kernels.begin(), p.kernels.end(),
+                                       [&](const pt::KernelEstimate& k) { return k.first == g.find("s"); });
+  REQUIRE(sum_kernel != p.kernels.end());
+  CHECK(sum_kernel->bytes_loaded == 8192 + 8192);  // v, and twice (stored for the matmul)
+}
