@@ -168,6 +168,7 @@ class Validator {
         if (!collect_refs(*value, self)) walk_arg(pn, *value, "kwargs." + printable(*key), self);
       }
     }
+    if (const proto::Arg* out = find_kwarg(pn, "out")) n.out_kwarg = out->kind_case() != proto::Arg::kNone;
     n.inputs = refs_.add(inputs_);
     n.positional_inputs = refs_.add(positional_);
 
