@@ -107,6 +107,12 @@ TEST_CASE("a corrupt binary graph is refused with the whole-message parser's lin
   write_bytes(dir.file("node.pb"), std::string("\x12\x02\x0a\x05", 4));
   CHECK_THROWS_WITH_AS(pt::validate(pt::read_graph_records(dir.file("node.pb"), pt::Format::Binary), dir.file("node.pb")),
                        (dir.file("node.pb") + expected).c_str(), pt::InputError);
+  // A corrupt record is refused before the error of any node before it.
+  pt::proto::Graph dangling = small_graph();
+  dangling.mutable_nodes(1)->mutable_args(0)->set_node("nowhere");
+  write_bytes(dir.file("late.pb"), dangling.SerializeAsString() + std::string("\x12\x02\x0a\x05", 4));
+  CHECK_THROWS_WITH_AS(pt::validate(pt::read_graph_records(dir.file("late.pb"), pt::Format::Binary), dir.file("late.pb")),
+                       (dir.file("late.pb") + expected).c_str(), pt::InputError);
   // Each is refused by the whole-message parser too.
   for (const char* name : {"cut.pb", "long.pb", "node.pb"}) {
     CAPTURE(name);
