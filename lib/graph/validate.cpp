@@ -115,7 +115,8 @@ class Validator {
       return "nodes[" + std::to_string(k) + "].name = '" + printable(name) +
              "' holds a control character (names are one-line identifiers)";
     }
-    store_.add_name(name);
+    // A store validated before keeps its names: a record's name is fixed.
+    if (store_.named() == k) store_.add_name(name);
     const auto [first, fresh] = names_->emplace(store_.name(k), k);
     if (!fresh) {
       return "node '" + printable(name) + "': name is not unique (also nodes[" + std::to_string(first) + "])";

@@ -92,6 +92,14 @@ TEST_CASE("header fields anywhere in the file: the last name wins, metadata and 
   }
 }
 
+TEST_CASE("one split validated twice: the second validation finds the names the first added") {
+  const pt::SplitGraph split = pt::read_graph_records(corpus_path("linear_ce.pb"), pt::Format::Binary);
+  const pt::Graph first = pt::validate(split, "linear_ce.pb");
+  const pt::Graph second = pt::validate(split, "linear_ce.pb");
+  CHECK(split.records->named() == split.records->size());
+  CHECK(first.nodes == second.nodes);
+}
+
 TEST_CASE("a corrupt binary graph is refused with the whole-message parser's line") {
   pt::test::TempDir dir;
   const std::string bytes = small_graph().SerializeAsString();
