@@ -86,6 +86,9 @@ struct Node {
   // op_tags holds "pointwise": the fusion rules ask it of every node of
   // every pass, sweep row and report, and a record is decoded each time.
   bool pointwise_tag : 1 = false;
+  // kwargs hold "out", not none: a mutation (prepare/mutation.h), asked of
+  // every op by CSE, read here rather than decoding the record each time.
+  bool out_kwarg : 1 = false;
   Recompute recompute = Recompute::None;
   PartitionerTag tag = PartitionerTag::None;
   // Ints and floats among the positional args, lists included, up to 255:

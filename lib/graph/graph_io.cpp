@@ -179,14 +179,6 @@ void check_parse_size(std::string_view data, const std::string& path) {
   }
 }
 
-// Nesting depth the binary and text parsers accept (validation refuses
-// args and values nested deeper than kMaxNesting well below it).
-constexpr int kRecursionLimit = 64;
-
-[[noreturn]] void throw_invalid_binary(const std::string& path, const google::protobuf::Message& msg) {
-  throw InputError(path + ": not a valid binary protobuf " + msg.GetTypeName() +
-                   " (truncated, corrupt, or nested too deeply)");
-}
 
 // Parses a binary file or stream through a 64 KiB buffer that protobuf's
 // FileInputStream refills: the file's bytes are never all in memory at
@@ -195,29 +187,23 @@ constexpr int kRecursionLimit = 64;
 void parse_binary_file(const InputFile& file, const std::string& path, google::protobuf::Message* msg) {
   google::protobuf::io::FileInputStream stream(file.fd, 1 << 16);
   google::protobuf::io::CodedInputStream in(&stream);
-  in.SetRecursionLimit(kRecursionLimit);
+  in.SetRecursionLimit(kParseRecursionLimit);
   const bool parsed = msg->ParseFromCodedStream(&in) && in.ConsumedEntireMessage();
   if (stream.GetErrno() != 0) throw InputError(path + ": read error: " + std::strerror(stream.GetErrno()));
   if (!parsed) throw_invalid_binary(path, *msg);
 }
 
 // One `nodes` entry of a binary graph: its bytes appended to `records` as
-// they are, then parsed into `scratch` (one message reused for every node),
-// which checks them as a parse of the whole graph would and gives the name.
-bool read_node_record(google::protobuf::io::CodedInputStream& in, const InputFile& file, RecordStore& records,
-                      proto::Node& scratch) {
+// they are. Validation parses each record once, which checks it as a parse
+// of the whole graph would (RecordStore::parse).
+bool read_node_record(google::protobuf::io::CodedInputStream& in, const InputFile& file, RecordStore& records) {
   uint32_t size = 0;
   if (!in.ReadVarint32(&size)) return false;
   // A corrupt length is refused before it is allocated.
   if (file.regular && size > file.size) return false;
   if (size > kMaxInputBytes) return false;
   char* bytes = records.append(size);
-  if (!in.ReadRaw(bytes, static_cast<int>(size))) return false;
-  google::protobuf::io::CodedInputStream node(reinterpret_cast<const uint8_t*>(bytes), static_cast<int>(size));
-  node.SetRecursionLimit(kRecursionLimit - 1);  // one level below the graph
-  if (!scratch.ParseFromCodedStream(&node) || !node.ConsumedEntireMessage()) return false;
-  records.set_last_name(scratch.name());
-  return true;
+  return in.ReadRaw(bytes, static_cast<int>(size));
 }
 
 // A binary graph read field by field through a 64 KiB buffer (as
@@ -240,11 +226,10 @@ SplitGraph read_binary_records(const InputFile& file, const std::string& path) {
     google::protobuf::io::CodedInputStream in(&stream);
     google::protobuf::io::StringOutputStream copy_stream(&other_fields);
     google::protobuf::io::CodedOutputStream copy(&copy_stream);
-    proto::Node scratch;
     while (parsed) {
       const uint32_t tag = in.ReadTag();
       if (tag == 0) break;  // the end, or a zero tag that ConsumedEntireMessage refuses
-      parsed = tag == kNodesTag ? read_node_record(in, file, *out.records, scratch)
+      parsed = tag == kNodesTag ? read_node_record(in, file, *out.records)
                                 : WireFormatLite::SkipField(&in, tag, &copy);
     }
     parsed = parsed && in.ConsumedEntireMessage();
@@ -255,6 +240,11 @@ SplitGraph read_binary_records(const InputFile& file, const std::string& path) {
 }
 
 }  // namespace
+
+[[noreturn]] void throw_invalid_binary(const std::string& path, const google::protobuf::Message& msg) {
+  throw InputError(path + ": not a valid binary protobuf " + msg.GetTypeName() +
+                   " (truncated, corrupt, or nested too deeply)");
+}
 
 void read_message(const std::string& path, Format format, google::protobuf::Message* msg) {
   InputFile file;
@@ -269,7 +259,7 @@ void parse_message(std::string_view data, Format format, const std::string& path
     case Format::Binary: {
       google::protobuf::io::CodedInputStream in(reinterpret_cast<const uint8_t*>(data.data()),
                                                 static_cast<int>(data.size()));
-      in.SetRecursionLimit(kRecursionLimit);
+      in.SetRecursionLimit(kParseRecursionLimit);
       if (!msg->ParseFromCodedStream(&in) || !in.ConsumedEntireMessage()) throw_invalid_binary(path, *msg);
       return;
     }
@@ -277,7 +267,7 @@ void parse_message(std::string_view data, Format format, const std::string& path
       google::protobuf::TextFormat::Parser parser;
       FirstError errors;
       parser.RecordErrorsTo(&errors);
-      parser.SetRecursionLimit(kRecursionLimit);
+      parser.SetRecursionLimit(kParseRecursionLimit);
       google::protobuf::io::ArrayInputStream stream(data.data(), static_cast<int>(data.size()));
       if (!parser.Parse(&stream, msg)) {
         throw InputError(path + ": not a valid text protobuf " + msg->GetTypeName() + ": " +

@@ -31,6 +31,8 @@ std::string_view format_name(Format f);
 void read_message(const std::string& path, Format format, google::protobuf::Message* msg);
 // The same from bytes already in memory; `path` only labels the messages.
 void parse_message(std::string_view data, Format format, const std::string& path, google::protobuf::Message* msg);
+// The one line for binary input `msg`'s parser refuses, starting with the path.
+[[noreturn]] void throw_invalid_binary(const std::string& path, const google::protobuf::Message& msg);
 // Largest input protobuf can parse (its sizes are int): files above it are
 // rejected before they are read.
 inline constexpr size_t kMaxInputBytes = static_cast<size_t>(INT32_MAX);
@@ -39,8 +41,10 @@ inline constexpr size_t kMaxInputBytes = static_cast<size_t>(INT32_MAX);
 std::shared_ptr<proto::Graph> read_graph(const std::string& path, Format format);
 // A graph file split for Graph (record_store.h): its fields other than
 // nodes, and each node's serialized record. A binary file is read node by
-// node and never held as one message tree; text and JSON are parsed whole,
-// then split. Same errors as read_graph.
+// node and never held as one message tree, each node's bytes stored as read
+// (validation parses each record, and refuses a corrupt one as
+// throw_invalid_binary); text and JSON are parsed whole, then split. Same
+// errors as read_graph otherwise.
 SplitGraph read_graph_records(const std::string& path, Format format);
 // The same from bytes already in memory; `path` only labels the messages.
 std::shared_ptr<proto::Graph> parse_graph(std::string_view data, Format format, const std::string& path);

@@ -25,7 +25,6 @@ void RecordStore::append(const proto::Node& node) {
   std::string bytes;
   encode_record(node, bytes);
   std::memcpy(append(bytes.size()), bytes.data(), bytes.size());
-  set_last_name(node.name());
 }
 
 void encode_record(const proto::Node& node, std::string& out) {
@@ -36,15 +35,27 @@ void encode_record(const proto::Node& node, std::string& out) {
   node.SerializeToCodedStream(&coded);
 }
 
-void RecordStore::set_last_name(std::string_view name) {
+void RecordStore::add_name(std::string_view name) {
+  // Reserved untouched: only the pages the names fill are ever faulted in.
+  if (names_.capacity() < data_.size()) names_.reserve(data_.size());
+  if (named() >= size() || names_.size() + name.size() > names_.capacity()) {
+    throw std::logic_error("record store: a name added beyond the records or their bytes");
+  }
   names_.append(name);
   name_start_.push_back(names_.size());
 }
 
+bool RecordStore::parse(int k, proto::Node& out) const {
+  const std::string_view b = bytes(k);
+  google::protobuf::io::CodedInputStream in(reinterpret_cast<const uint8_t*>(b.data()), static_cast<int>(b.size()));
+  in.SetRecursionLimit(kRecordRecursionLimit);
+  return out.ParseFromCodedStream(&in) && in.ConsumedEntireMessage();
+}
+
 void RecordStore::decode(int k, proto::Node& out) const {
   const std::string_view b = bytes(k);
-  // Every record was parsed once when it was stored (or serialized from a
-  // message), so a failure here is a defect, not bad input.
+  // Validation parsed every record (parse), so a failure here is a defect,
+  // not bad input.
   if (!out.ParseFromArray(b.data(), static_cast<int>(b.size()))) {
     throw std::logic_error("record store: record " + std::to_string(k) + " does not parse");
   }

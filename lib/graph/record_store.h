@@ -4,7 +4,8 @@
 // and a cleanup entry per text field, the Node, TensorMeta and Arg
 // objects), a fresh page per four nodes; the serialized record is ~170
 // bytes. A record is decoded (protobuf's generated code) where a stage asks
-// for it: Graph::record.
+// for it: Graph::record. The binary loader stores each record's bytes as
+// read; validation parses each once (parse) to check it and names it.
 #pragma once
 
 #include <cstddef>
@@ -18,6 +19,12 @@
 
 namespace pt {
 
+// Nesting depth the binary and text parsers accept (validation refuses
+// args and values nested deeper than kMaxNesting well below it); a node's
+// record, one level below its graph, one less.
+inline constexpr int kParseRecursionLimit = 64;
+inline constexpr int kRecordRecursionLimit = kParseRecursionLimit - 1;
+
 class RecordStore {
  public:
   // Room for `count` records of `bytes` in all, without growing.
@@ -27,9 +34,10 @@ class RecordStore {
   char* append(size_t size);
   // Appends `node` serialized (encode_record).
   void append(const proto::Node& node);
-  // Sets the name of the last record appended (the validator's first pass
-  // reads names without decoding records).
-  void set_last_name(std::string_view name);
+  // Names the first record not yet named, once every record is appended
+  // (validation, which parses each record once, in order).
+  void add_name(std::string_view name);
+  int named() const { return static_cast<int>(name_start_.size()) - 1; }
 
   int size() const { return static_cast<int>(start_.size()) - 1; }
   std::string_view bytes(int k) const {
@@ -41,8 +49,12 @@ class RecordStore {
     const size_t i = static_cast<size_t>(k);
     return {names_.data() + name_start_[i], name_start_[i + 1] - name_start_[i]};
   }
-  // Record k decoded into `out` (cleared first): a caller decoding many
-  // records reuses one message and its allocations.
+  // Record k parsed into `out` (cleared first) as the whole graph's parser
+  // would (recursion limit one level below its own); false where its bytes
+  // are not a valid node.
+  bool parse(int k, proto::Node& out) const;
+  // Record k decoded into `out` (cleared first), once validation parsed it:
+  // a caller decoding many records reuses one message and its allocations.
   void decode(int k, proto::Node& out) const;
   proto::Node decode(int k) const;
   size_t byte_size() const { return data_.size(); }
@@ -50,8 +62,9 @@ class RecordStore {
  private:
   std::string data_;                     // the records, back to back
   std::vector<size_t> start_{0};         // size() + 1 offsets into data_
-  // Names back to back: name views stay valid once the store is complete
-  // and shared (Graph::records), as nothing is appended afterwards.
+  // Names back to back, in room reserved for all of them at the first
+  // add_name: a name is part of its record, so they take at most
+  // byte_size() bytes and name views stay valid while names are added.
   std::string names_;
   std::vector<size_t> name_start_{0};
 };

@@ -54,8 +54,18 @@ std::string_view arg_kind_name(const proto::Arg& a) {
   return "nothing";
 }
 
-void check_getitem(const Graph& g, NodeId id) {
-  const proto::Node& pn = g.record(id);
+// The records check_getitem reads, decoded into messages reused getitem
+// after getitem. A multi-output op's getitems follow it one after another,
+// so its record is decoded once for all of them.
+struct GetitemRecords {
+  proto::Node getitem;
+  proto::Node source;
+  NodeId source_id = kNoNode;
+};
+
+void check_getitem(const Graph& g, NodeId id, GetitemRecords& records) {
+  g.record_into(id, records.getitem);
+  const proto::Node& pn = records.getitem;
   if (pn.args_size() != 2 || !pn.kwargs().empty()) {
     fail(g, id, "args", "has " + std::to_string(pn.args_size()) + " entries and " +
                             std::to_string(pn.kwargs().size()) +
@@ -77,7 +87,11 @@ void check_getitem(const Graph& g, NodeId id) {
   if (index.kind_case() != proto::Arg::kInt) {
     fail(g, id, "args[1]", "is " + std::string(arg_kind_name(index)) + "; the item index is an int");
   }
-  const proto::Node from_record = g.record(from);
+  if (records.source_id != from) {
+    g.record_into(from, records.source);
+    records.source_id = from;
+  }
+  const proto::Node& from_record = records.source;
   const int items = from_record.val().tuple().items_size();
   if (index.int_() < 0 || index.int_() >= items) {
     const std::string range = items == 0 ? "an empty tuple" : std::to_string(items) + " items, indices 0 to " +
@@ -97,8 +111,9 @@ void check_getitem(const Graph& g, NodeId id) {
 }  // namespace
 
 void check_getitems(const Graph& g) {
+  GetitemRecords records;
   for (NodeId id = 0; id < g.size(); ++id) {
-    if (g[id].op == OpKind::CallFunction && g[id].packet == "operator.getitem") check_getitem(g, id);
+    if (g[id].op == OpKind::CallFunction && g[id].packet == "operator.getitem") check_getitem(g, id, records);
   }
 }
 

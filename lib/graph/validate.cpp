@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "graph/errors.h"
+#include "graph/graph_io.h"
 #include "graph/node_words.h"
 #include "graph/printable.h"
 #include "graph/semantic_check.h"
@@ -20,7 +21,7 @@ namespace {
 class Validator {
  public:
   Validator(SplitGraph split, const std::string& source, const ValidateOptions& options)
-      : header_(*split.header), records_(*split.records), options_(options) {
+      : header_(*split.header), store_(*split.records), options_(options) {
     g_.header = std::move(split.header);
     g_.records = std::move(split.records);
     g_.packets = packets_;
@@ -29,37 +30,45 @@ class Validator {
   }
 
   Graph run() {
-    const int count = records_.size();
+    const int count = store_.size();
     if (count == 0) fail_graph("nodes is empty (a graph needs at least its output node)");
     if (count > options_.max_nodes) {
       fail_graph("nodes has " + std::to_string(count) + " entries, above --max-nodes = " +
                  std::to_string(options_.max_nodes));
     }
-    // All names first, so a reference to a later node is told apart from an
-    // unknown one; a node's id is its index, so the map is the graph's by_name.
-    // The names come with the records, which are decoded only below.
+    // One pass parses each record once. A node's checks run as soon as it
+    // is named, with the names before it known, which is all a valid node
+    // refers to. Errors keep the order of a names-first pass: a corrupt
+    // record anywhere, then the first bad name, the graph's name, and only
+    // then the first node that failed, checked again with every name known
+    // (a reference to a later node is told apart from an unknown one).
     names_->reserve(static_cast<size_t>(count));
+    g_.nodes.resize(static_cast<size_t>(count));
+    std::string name_problem;
+    int failed_node = -1;
     for (int i = 0; i < count; ++i) {
-      const std::string_view name = records_.name(i);
-      if (name.empty()) fail_graph("nodes[" + std::to_string(i) + "].name is empty");
-      if (has_control_character(name)) {
-        fail_graph("nodes[" + std::to_string(i) + "].name = '" + printable(name) +
-                   "' holds a control character (names are one-line identifiers)");
-      }
-      const auto [first, fresh] = names_->emplace(name, i);
-      if (!fresh) {
-        throw InputError(g_.source + ": node '" + printable(name) + "': name is not unique (also nodes[" +
-                         std::to_string(first) + "])");
+      if (!store_.parse(i, scratch_)) throw_invalid_binary(g_.source, header_);
+      if (!name_problem.empty()) continue;
+      name_problem = add_name(i, scratch_.name());
+      if (!name_problem.empty() || failed_node >= 0) continue;
+      try {
+        add_node(i, scratch_);
+      } catch (const InputError&) {
+        failed_node = i;
       }
     }
+    if (!name_problem.empty()) fail_graph(name_problem);
     if (has_control_character(header_.name())) {
       fail_graph("name = '" + printable(header_.name()) + "' holds a control character (names are one-line identifiers)");
     }
-    if (count == 1 && records_.decode(0).op() == "output" && !options_.partition_graph) {
+    if (count == 1 && store_.decode(0).op() == "output" && !options_.partition_graph) {
       fail_graph("nodes holds only the output node (no inputs and no ops: nothing to partition)");
     }
-    g_.nodes.resize(static_cast<size_t>(count));
-    for (int i = 0; i < count; ++i) add_node(i);
+    if (failed_node >= 0) {
+      store_.decode(failed_node, scratch_);
+      add_node(failed_node, scratch_);
+      throw std::logic_error("validate: node '" + scratch_.name() + "' failed its checks once, then passed them");
+    }
     g_.ref_blocks = refs_.take();
     for (NodeId id = 0; id < count; ++id) {
       if (g_.nodes[static_cast<size_t>(id)].input_kind == InputKind::Primal) g_.primals.push_back(id);
@@ -98,18 +107,33 @@ class Validator {
     return info;
   }
 
-  void add_node(int index) {
-    records_.decode(index, scratch_);
-    const proto::Node& pn = scratch_;
+  // Names record k (its name's problem, or "" when it has none). A node's
+  // id is its index, so the index is the graph's by_name.
+  std::string add_name(int k, std::string_view name) {
+    if (name.empty()) return "nodes[" + std::to_string(k) + "].name is empty";
+    if (has_control_character(name)) {
+      return "nodes[" + std::to_string(k) + "].name = '" + printable(name) +
+             "' holds a control character (names are one-line identifiers)";
+    }
+    // A store validated before keeps its names: a record's name is fixed.
+    if (store_.named() == k) store_.add_name(name);
+    const auto [first, fresh] = names_->emplace(store_.name(k), k);
+    if (!fresh) {
+      return "node '" + printable(name) + "': name is not unique (also nodes[" + std::to_string(first) + "])";
+    }
+    return "";
+  }
+
+  void add_node(int index, const proto::Node& pn) {
     const NodeId self = static_cast<NodeId>(index);
     Node& n = g_.nodes[static_cast<size_t>(index)];
-    n.name = records_.name(index);
+    n.name = store_.name(index);
     n.record_index = index;
     const std::optional<OpKind> op = op_kind_of(pn.op());
     if (!op) fail(pn, "op", "= '" + printable(pn.op()) + "' is not one of placeholder, call_function, get_attr, output");
     n.op = *op;
 
-    const bool last = index + 1 == records_.size();
+    const bool last = index + 1 == store_.size();
     if (n.op == OpKind::Output && !last) fail(pn, "op", "= 'output' but the output node must be the last node");
     if (n.op != OpKind::Output && last) fail(pn, "op", "= '" + printable(pn.op()) + "' but the last node must be the output node");
     if (n.op == OpKind::CallFunction && pn.target().empty()) fail(pn, "target", "is empty");
@@ -145,6 +169,7 @@ class Validator {
         if (!collect_refs(*value, self)) walk_arg(pn, *value, "kwargs." + printable(*key), self);
       }
     }
+    if (const proto::Arg* out = find_kwarg(pn, "out")) n.out_kwarg = out->kind_case() != proto::Arg::kNone;
     n.inputs = refs_.add(inputs_);
     n.positional_inputs = refs_.add(positional_);
 
@@ -305,7 +330,7 @@ class Validator {
     const NodeId count = g_.size();
     g_.users = UserLists(g_.nodes);
     // Outputs: the output node's args flattened (pytree leaves).
-    records_.decode(count - 1, scratch_);
+    store_.decode(count - 1, scratch_);
     const proto::Node& out = scratch_;
     for (const proto::Arg& top : out.args()) {
       std::vector<const proto::Arg*> stack{&top};
@@ -339,7 +364,7 @@ class Validator {
   }
 
   const proto::Graph& header_;      // kept alive by g_.header
-  const RecordStore& records_;     // kept alive by g_.records
+  RecordStore& store_;             // kept alive by g_.records
   proto::Node scratch_;            // the record being checked, decoded
   std::shared_ptr<PacketPool> packets_ = std::make_shared<PacketPool>();
   std::shared_ptr<NameIndex> names_ = std::make_shared<NameIndex>();  // the graph's by_name

@@ -69,10 +69,7 @@ bool is_mutation_node(const Graph& g, NodeId id) {
     if (n.packet == "inductor.accumulate_grad_" || n.packet == "inductor.resize_storage_bytes_") return true;
     return n.is_mutable;
   }
-  if (name_looks_mutating(last_component(n.target))) return true;
-  const proto::Node pn = g.record(id);
-  const proto::Arg* out = find_kwarg(pn, "out");
-  return out && out->kind_case() != proto::Arg::kNone;
+  return name_looks_mutating(last_component(n.target)) || n.out_kwarg;
 }
 
 bool returns_first_arg_storage(const Node& n) {

@@ -1,8 +1,9 @@
 // A graph split into its header and node records (record_store.h): the
 // binary loader, which reads node by node, gives what splitting the whole
 // parsed message gives, header fields included wherever they stand in the
-// file; every record decodes to its node; corrupt input is refused with the
-// whole-message parser's one line.
+// file; every record parses to its node; corrupt input is refused with the
+// whole-message parser's one line (a corrupt node's record by validation,
+// which parses each record).
 #include <doctest/doctest.h>
 
 #include <fstream>
@@ -14,6 +15,7 @@
 #include "graph/graph_io.h"
 #include "graph/record_store.h"
 #include "graph/temp_dir.h"
+#include "graph/validate.h"
 
 namespace {
 
@@ -25,8 +27,8 @@ void write_bytes(const std::string& path, const std::string& bytes) {
   std::ofstream(path, std::ios::binary) << bytes;
 }
 
-// `split` holds `whole`: the same non-node fields, each node as a record
-// with its name.
+// `split` holds `whole`: the same non-node fields, each node as a record,
+// named as validation names it.
 void check_split(const pt::SplitGraph& split, const pt::proto::Graph& whole) {
   pt::proto::Graph header = whole;
   header.clear_nodes();
@@ -34,8 +36,9 @@ void check_split(const pt::SplitGraph& split, const pt::proto::Graph& whole) {
   REQUIRE(split.records->size() == whole.nodes_size());
   pt::proto::Node scratch;
   for (int k = 0; k < whole.nodes_size(); ++k) {
-    split.records->decode(k, scratch);
+    REQUIRE(split.records->parse(k, scratch));
     CHECK(MessageDifferencer::Equals(scratch, whole.nodes(k)));
+    split.records->add_name(scratch.name());
     CHECK(split.records->name(k) == whole.nodes(k).name());
   }
 }
@@ -89,6 +92,14 @@ TEST_CASE("header fields anywhere in the file: the last name wins, metadata and 
   }
 }
 
+TEST_CASE("one split validated twice: the second validation finds the names the first added") {
+  const pt::SplitGraph split = pt::read_graph_records(corpus_path("linear_ce.pb"), pt::Format::Binary);
+  const pt::Graph first = pt::validate(split, "linear_ce.pb");
+  const pt::Graph second = pt::validate(split, "linear_ce.pb");
+  CHECK(split.records->named() == split.records->size());
+  CHECK(first.nodes == second.nodes);
+}
+
 TEST_CASE("a corrupt binary graph is refused with the whole-message parser's line") {
   pt::test::TempDir dir;
   const std::string bytes = small_graph().SerializeAsString();
@@ -102,8 +113,14 @@ TEST_CASE("a corrupt binary graph is refused with the whole-message parser's lin
                        (dir.file("long.pb") + expected).c_str(), pt::InputError);
   // A node whose own bytes do not parse: its name claims 5 bytes, the node holds none.
   write_bytes(dir.file("node.pb"), std::string("\x12\x02\x0a\x05", 4));
-  CHECK_THROWS_WITH_AS(pt::read_graph_records(dir.file("node.pb"), pt::Format::Binary),
+  CHECK_THROWS_WITH_AS(pt::validate(pt::read_graph_records(dir.file("node.pb"), pt::Format::Binary), dir.file("node.pb")),
                        (dir.file("node.pb") + expected).c_str(), pt::InputError);
+  // A corrupt record is refused before the error of any node before it.
+  pt::proto::Graph dangling = small_graph();
+  dangling.mutable_nodes(1)->mutable_args(0)->set_node("nowhere");
+  write_bytes(dir.file("late.pb"), dangling.SerializeAsString() + std::string("\x12\x02\x0a\x05", 4));
+  CHECK_THROWS_WITH_AS(pt::validate(pt::read_graph_records(dir.file("late.pb"), pt::Format::Binary), dir.file("late.pb")),
+                       (dir.file("late.pb") + expected).c_str(), pt::InputError);
   // Each is refused by the whole-message parser too.
   for (const char* name : {"cut.pb", "long.pb", "node.pb"}) {
     CAPTURE(name);

@@ -420,6 +420,18 @@ TEST_CASE("name errors are reported in node order") {
   CHECK(validation_error(both) == validation_error(control));
 }
 
+TEST_CASE("a bad name is reported before a node that failed earlier in the graph") {
+  // Validation checks a node as soon as it is named; a name error anywhere
+  // still comes first, as if every name were checked before any node.
+  std::string text = chain(40, "args { node: \"nowhere\" } " + kTensorVal);
+  const auto at = text.find("name: \"n35\"");
+  REQUIRE(at != std::string::npos);
+  text.replace(at, 11, "name: \"n5\"");
+  CHECK(validation_error(text) == "g.pbtxt: node 'n5': name is not unique (also nodes[6])");
+  CHECK(validation_error("name: \"g\\001\" " + chain(40, "args { node: \"nowhere\" } " + kTensorVal)) ==
+        "g.pbtxt: name = 'g\\x01' holds a control character (names are one-line identifiers)");
+}
+
 TEST_CASE("gpt2_124m read as .pb, .pbtxt and .json: the same graph") {
   const std::string path = std::string(PT_TEST_DIR) + "/corpus/gpt2_124m.pb";
   const auto message = pt::read_graph(path, pt::Format::Binary);
