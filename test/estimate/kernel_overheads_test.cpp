@@ -1,8 +1,10 @@
 // What a kernel costs beyond its bytes and FLOPs (Device::kernel_latency_seconds),
-// and which copies are no kernel of their own (BandwidthOptions::fuse_input_copies).
+// and which ops Inductor fuses though PyTorch's fusible set lacks them
+// (estimate/inductor_fusible.h: copies into inputs, select/slice scatters).
 #include <doctest/doctest.h>
 
 #include "estimate/bandwidth_model.h"
+#include "estimate/inductor_fusible.h"
 #include "report/graph_builder.h"
 
 namespace {
@@ -26,6 +28,23 @@ Graph running_statistic() {
   b.op("updated", "aten.add.Tensor", {"scaled", "batch"}, {64});
   b.op("copy", "aten.copy_.default", {"running", "updated"}, {64}, "float32", {}, "mutable: true");
   return b.build({"copy"});
+}
+
+// The backward of q, k, v = qkv[0], qkv[1], qkv[2] (torch's packed
+// attention projection): each gradient scattered into zeros of the packed
+// shape, the three summed.
+pt::Graph packed_gradient() {
+  GraphBuilder b;
+  b.input("dq", {16, 8});
+  b.input("dk", {16, 8});
+  b.input("dv", {16, 8});
+  b.op("zeros", "aten.full.default", {}, {3, 16, 8}, "float32", {}, "args { list { items { int: 3 } items { int: 16 } items { int: 8 } } } args { int: 0 }");
+  b.op("sq", "aten.select_scatter.default", {"zeros", "dq"}, {3, 16, 8}, "float32", {}, "args { int: 0 } args { int: 0 }");
+  b.op("sk", "aten.select_scatter.default", {"zeros", "dk"}, {3, 16, 8}, "float32", {}, "args { int: 0 } args { int: 1 }");
+  b.op("sv", "aten.select_scatter.default", {"zeros", "dv"}, {3, 16, 8}, "float32", {}, "args { int: 0 } args { int: 2 }");
+  b.op("a1", "aten.add.Tensor", {"sq", "sk"}, {3, 16, 8});
+  b.op("a2", "aten.add.Tensor", {"a1", "sv"}, {3, 16, 8});
+  return b.build({"a2"});
 }
 
 }  // namespace
@@ -76,4 +95,24 @@ TEST_CASE("a cuBLAS matmul costs the matmul latency, and a float32 one runs at t
   CHECK(p.kernels[1].seconds == doctest::Approx(1024 / (5e2 * 0.25) + 3));
   d.fp32_matmul_efficiency = 0;  // not measured: the bf16 efficiency
   CHECK(estimate_all(g, d).kernels[1].seconds == doctest::Approx(1024 / (5e2 * 0.5) + 3));
+}
+
+TEST_CASE("select_scatter and slice_scatter are fused like pointwise ops") {
+  const pt::Graph g = packed_gradient();
+  CHECK(pt::is_slice_scatter(g, g.find("sq")));
+  CHECK_FALSE(pt::is_slice_scatter(g, g.find("a1")));
+  const auto ops = pt::OpClasses::pytorch_defaults();
+  const pt::Device d{"test", 1e12, 1e15, 1e15};
+  const pt::Subgraph pass = pt::test::whole_pass(g);
+  // One kernel: the three gradients in (512 bytes each), the sum out; the
+  // zeros are a constant of the kernel.
+  const pt::PassEstimate fused = pt::estimate_pass(g, pass, g.outputs, ops, d);
+  CHECK(fused.kernel_count == 1);
+  CHECK(fused.bytes_loaded == 3 * 512);
+  CHECK(fused.bytes_stored == 3 * 512);
+  pt::BandwidthOptions off;
+  off.slice_scatters_fuse = false;
+  const pt::PassEstimate apart = pt::estimate_pass(g, pass, g.outputs, ops, d, off);
+  CHECK(apart.kernel_count == 5);  // the zeros, three scatters, the sum
+  CHECK(apart.bytes_loaded > 3 * fused.bytes_loaded);
 }
