@@ -488,17 +488,23 @@ def shufflenet_v2_bf16_cl(b=128):
                                      b, torch.bfloat16, 63)
 
 
+def _timm_classifier(name, timm_id, b, seed):
+    """A timm classifier in bf16, train mode, dropout and drop-path off,
+    224 x 224 images, 1000 classes."""
+    import timm
+    torch.manual_seed(0)
+    m = timm.create_model(timm_id, pretrained=False, drop_rate=0.0, drop_path_rate=0.0)
+    m = m.cuda().to(torch.bfloat16).train()
+    x = torch.randn(b, 3, 224, 224, device="cuda", dtype=torch.bfloat16, generator=_gen(seed))
+    y = torch.randint(0, 1000, (b,), device="cuda", generator=_gen(seed + 1))
+    return Workload(name, _ce_step, {"m": m}, lambda i: (m, x, y))
+
+
 def mixer_b16_bf16(b=64):
     """timm mixer_b16_224 (MLP-Mixer), bf16, B=64: token-mixing MLPs across
     the 196 patches (a transpose each), channel-mixing MLPs, LayerNorm, GELU
     (dropout and drop-path off)."""
-    import timm
-    torch.manual_seed(0)
-    m = timm.create_model("mixer_b16_224", pretrained=False, drop_rate=0.0, drop_path_rate=0.0)
-    m = m.cuda().to(torch.bfloat16).train()
-    x = torch.randn(b, 3, 224, 224, device="cuda", dtype=torch.bfloat16, generator=_gen(65))
-    y = torch.randint(0, 1000, (b,), device="cuda", generator=_gen(66))
-    return Workload("mixer_b16_bf16", _ce_step, {"m": m}, lambda i: (m, x, y))
+    return _timm_classifier("mixer_b16_bf16", "mixer_b16_224", b, 65)
 
 
 def opt_lm(b=16, t=512, batches=4):
@@ -537,13 +543,7 @@ def poolformer_s12_bf16(b=64):
     """timm poolformer_s12 (MetaFormer), bf16, B=64: average-pooling token
     mixers, GroupNorm with one group, GELU MLPs as 1x1 convolutions, layer
     scale (drop-path off)."""
-    import timm
-    torch.manual_seed(0)
-    m = timm.create_model("poolformer_s12", pretrained=False, drop_rate=0.0, drop_path_rate=0.0)
-    m = m.cuda().to(torch.bfloat16).train()
-    x = torch.randn(b, 3, 224, 224, device="cuda", dtype=torch.bfloat16, generator=_gen(71))
-    y = torch.randint(0, 1000, (b,), device="cuda", generator=_gen(72))
-    return Workload("poolformer_s12_bf16", _ce_step, {"m": m}, lambda i: (m, x, y))
+    return _timm_classifier("poolformer_s12_bf16", "poolformer_s12", b, 71)
 
 
 def gpt_neox_lm(b=16, t=512, batches=4):
@@ -562,6 +562,53 @@ def gpt_neox_lm(b=16, t=512, batches=4):
                     lambda i: (m, data[i % batches][0], data[i % batches][1]), lr=1e-4)
 
 
+def vgg11_bn_bf16_cl(b=64):
+    """torchvision vgg11_bn, bf16, channels-last, B=64: plain 3x3
+    convolutions with BatchNorm and ReLU, max pooling, and a classifier of
+    two 4096-wide Linear layers on 25088 inputs (dropout off)."""
+    import torchvision
+    return _channels_last_classifier("vgg11_bn_bf16_cl", functools.partial(torchvision.models.vgg11_bn, dropout=0.0),
+                                     b, torch.bfloat16, 73)
+
+
+def convmixer_bf16(b=32):
+    """timm convmixer_768_32, bf16, B=32: a 7x7 patch stem, then 32 blocks of
+    a depthwise 7x7 convolution and a pointwise convolution, each followed
+    by GELU and BatchNorm, at 32 x 32 x 768 throughout."""
+    return _timm_classifier("convmixer_bf16", "convmixer_768_32", b, 75)
+
+
+def bloom_lm(b=16, t=512, batches=4):
+    """transformers BLOOM decoder, 6 layers of width 768, bf16: ALiBi
+    position biases added to explicit attention scores (no SDPA), a
+    LayerNorm after the embedding, GELU MLPs, dropout off, random tokens."""
+    from transformers import BloomConfig, BloomForCausalLM
+    torch.manual_seed(0)
+    config = BloomConfig(vocab_size=50304, hidden_size=768, n_layer=6, n_head=12,
+                         hidden_dropout=0.0, attention_dropout=0.0)
+    config._attn_implementation = "eager"
+    m = BloomForCausalLM(config).cuda().to(torch.bfloat16).train()
+    data = _token_batches(50304, b, t, batches)
+    return Workload("bloom_lm", _bert_step, {"m": m},
+                    lambda i: (m, data[i % batches][0], data[i % batches][1]), lr=1e-4)
+
+
+def qwen2_lm(b=8, t=1024, batches=4):
+    """transformers Qwen2 decoder, d=896, 8 layers, 14 query heads sharing 2
+    key/value heads (with q/k/v biases), SwiGLU 4864, RMSNorm, rotary,
+    vocabulary 32000, bf16, SDPA, random tokens."""
+    from transformers import Qwen2Config, Qwen2ForCausalLM
+    torch.manual_seed(0)
+    config = Qwen2Config(vocab_size=32000, hidden_size=896, intermediate_size=4864, num_hidden_layers=8,
+                         num_attention_heads=14, num_key_value_heads=2, max_position_embeddings=2048,
+                         tie_word_embeddings=False, attention_dropout=0.0)
+    config._attn_implementation = "sdpa"
+    m = Qwen2ForCausalLM(config).cuda().to(torch.bfloat16).train()
+    data = _token_batches(32000, b, t, batches)
+    return Workload("qwen2_lm", _bert_step, {"m": m},
+                    lambda i: (m, data[i % batches][0], data[i % batches][1]), lr=1e-4)
+
+
 FAMILY_MODELS = {"resnet50_fp32_cl": resnet50_fp32_cl, "resnet50_bf16_cl": resnet50_bf16_cl,
                  "convnext_tiny_bf16_cl": convnext_tiny_bf16_cl, "vit_b16": vit_b16_bf16,
                  "llama_gqa": llama_gqa, "moe_top2": moe_top2,
@@ -571,7 +618,9 @@ FAMILY_MODELS = {"resnet50_fp32_cl": resnet50_fp32_cl, "resnet50_bf16_cl": resne
                  "resnext50_bf16_cl": resnext50_bf16_cl, "shufflenet_v2_bf16_cl": shufflenet_v2_bf16_cl,
                  "mixer_b16_bf16": mixer_b16_bf16, "opt_lm": opt_lm,
                  "densenet121_bf16_cl": densenet121_bf16_cl, "mnasnet_bf16_cl": mnasnet_bf16_cl,
-                 "poolformer_s12_bf16": poolformer_s12_bf16, "gpt_neox_lm": gpt_neox_lm}
+                 "poolformer_s12_bf16": poolformer_s12_bf16, "gpt_neox_lm": gpt_neox_lm,
+                 "vgg11_bn_bf16_cl": vgg11_bn_bf16_cl, "convmixer_bf16": convmixer_bf16,
+                 "bloom_lm": bloom_lm, "qwen2_lm": qwen2_lm}
 
 
 CORPUS_MODELS = {"linear_ce": linear_ce, "mlp_dynamic": mlp_dynamic, "sac_mlp": sac_mlp,
