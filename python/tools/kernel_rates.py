@@ -15,6 +15,8 @@ are fitted to (docs/bandwidth_model.md). Writes one JSON file.
 - bmm: the batched matmuls of unfused attention (scores and context).
 - grouped convolutions (bf16, channels-last, 3x3): forward, input and weight
   gradient, by channels per group, beside dense ones of the same size.
+- dense convolutions (bf16, channels-last, B=64): the layer shapes of
+  ResNet-50 and VGG, 1x1 and 3x3, the three kernels each.
 """
 import argparse
 import json
@@ -152,16 +154,51 @@ def grouped_conv(out):
     out["grouped_conv"] = rows
 
 
+def dense_conv(out):
+    """Dense (groups=1) bf16 channels-last convolutions, B=64, over the
+    layer shapes of ResNet-50 and VGG: how far their rate falls below a
+    large layer's, by size and filter (the convolution efficiency)."""
+    rows = []
+    aten = torch.ops.aten
+    for cin, cout, k, hw, stride in ((64, 64, 1, 56, 1), (64, 256, 1, 56, 1), (256, 64, 1, 56, 1),
+                                     (64, 64, 3, 56, 1), (128, 128, 3, 28, 1), (256, 256, 3, 14, 1),
+                                     (512, 512, 3, 7, 1), (512, 2048, 1, 7, 1), (2048, 512, 1, 7, 1),
+                                     (1024, 256, 1, 14, 1), (256, 1024, 1, 14, 1), (128, 128, 3, 56, 2),
+                                     (64, 128, 3, 112, 1), (128, 256, 3, 56, 1), (256, 256, 3, 56, 1),
+                                     (256, 512, 3, 28, 1), (512, 512, 3, 28, 1), (512, 512, 3, 14, 1),
+                                     (64, 64, 3, 224, 1), (768, 768, 1, 32, 1)):
+        x = torch.randn(64, cin, hw, hw, device="cuda", dtype=torch.bfloat16).contiguous(
+            memory_format=torch.channels_last)
+        w = torch.randn(cout, cin, k, k, device="cuda", dtype=torch.bfloat16).contiguous(
+            memory_format=torch.channels_last)
+        pad = [k // 2] * 2
+        y = aten.convolution(x, w, None, [stride] * 2, pad, [1, 1], False, [0, 0], 1)
+        gy = torch.randn_like(y)
+
+        def bwd(mask):
+            return lambda: aten.convolution_backward(gy, x, w, None, [stride] * 2, pad, [1, 1], False, [0, 0],
+                                                     1, mask)
+        flops = 2 * y.numel() * cin * k * k
+        rows.append({"cin": cin, "cout": cout, "k": k, "hw": hw, "stride": stride, "flops": flops,
+                     "x_bytes": x.numel() * 2, "y_bytes": y.numel() * 2,
+                     "forward_ms": graph_ms(lambda: aten.convolution(x, w, None, [stride] * 2, pad, [1, 1], False,
+                                                                     [0, 0], 1)),
+                     "input_grad_ms": graph_ms(bwd([True, False, False])),
+                     "weight_grad_ms": graph_ms(bwd([False, True, False]))})
+        del x, w, y, gy
+    out["dense_conv"] = rows
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
     ap.add_argument("--seconds", type=float, default=240, help="time limit for the linear grid")
-    ap.add_argument("--only", choices=["grouped_conv"], help="one section alone")
+    ap.add_argument("--only", choices=["grouped_conv", "dense_conv"], help="one section alone")
     args = ap.parse_args()
     out = {"device": torch.cuda.get_device_name(0), "torch": torch.__version__}
     start = time.time()
-    if args.only == "grouped_conv":
-        grouped_conv(out)
+    if args.only:
+        {"grouped_conv": grouped_conv, "dense_conv": dense_conv}[args.only](out)
         with open(args.out, "w", encoding="utf-8") as f:
             json.dump(out, f, indent=1)
         return
@@ -169,6 +206,7 @@ def main():
     row_sums(out)
     bmm(out)
     grouped_conv(out)
+    dense_conv(out)
     linear(out, start + args.seconds)
     out["seconds"] = time.time() - start
     with open(args.out, "w", encoding="utf-8") as f:
