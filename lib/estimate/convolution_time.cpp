@@ -1,6 +1,7 @@
 #include "estimate/convolution_time.h"
 
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 #include "estimate/kernel_flops.h"
@@ -48,6 +49,14 @@ double grouped_flops_per_second(const GroupedKernelRate& r, int64_t channels) {
 // run at the convolution rate.
 constexpr int64_t kMostGroupChannels = 64;
 
+// One dense 16-bit kernel's compute: its FLOPs at the measured rate, slower
+// below the full width by sqrt(width / full width), plus its latency.
+double dense_seconds(double work, int64_t width, const DenseConvolution& d) {
+  const double full = static_cast<double>(d.full_width_channels);
+  const double scale = full > 0 ? std::sqrt(std::min(1.0, static_cast<double>(width) / full)) : 1.0;
+  return work / (d.flops_per_second * scale) + d.latency_seconds;
+}
+
 }  // namespace
 
 double convolution_seconds(const Graph& g, NodeId op, double flops, double rate, const Device& device,
@@ -63,7 +72,14 @@ double convolution_seconds(const Graph& g, NodeId op, double flops, double rate,
                          return k.group_channels > 0 && k.group_channels <= kMostGroupChannels;
                        });
   const bool split = o.split_convolution_backward && g[op].packet == "aten.convolution_backward";
-  if (kernels.empty() || !(depthwise || narrow || grouped || split)) {
+  // Dense 16-bit layers: by their width, at the device's measured rate
+  // (Device::dense_conv); float32 (TF32) keeps the convolution efficiency.
+  const bool dense = derate && device.dense_conv.measured() && !depthwise && !narrow && !grouped &&
+                     !kernels.empty() && std::all_of(kernels.begin(), kernels.end(), [](const auto& k) {
+                       return k.half && !k.narrow && k.width > 0;
+                     });
+  if (dense && !split) return dense_seconds(flops, kernels.front().width, device.dense_conv);
+  if (kernels.empty() || !(depthwise || narrow || grouped || split || dense)) {
     return flops / (depthwise ? device.vector_flops_per_second : rate);
   }
   const double bandwidth = device.bytes_per_second * (derate ? device.memory_efficiency : 1.0);
@@ -80,6 +96,8 @@ double convolution_seconds(const Graph& g, NodeId op, double flops, double rate,
       t = std::max(k.work / rate_here, k.bytes / bandwidth);
     } else if (k.narrow && narrow) {
       t = narrow_seconds(k, t, device, bandwidth);
+    } else if (dense) {
+      t = std::max(dense_seconds(k.work, k.width, device.dense_conv), k.bytes / bandwidth);
     }
     seconds += t;
   }

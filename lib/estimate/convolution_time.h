@@ -15,7 +15,10 @@
 //     (Device::narrow_conv; off with the other efficiencies);
 //   - a grouped convolution of at most 64 input channels per group (not
 //     depthwise) runs at the device's grouped rate for its channels per
-//     group (Device::grouped_conv; off with the other efficiencies).
+//     group (Device::grouped_conv; off with the other efficiencies);
+//   - any other convolution of a 16-bit input runs at the device's dense
+//     rate for its width, each kernel no faster than its bytes
+//     (Device::dense_conv; off with the other efficiencies).
 #pragma once
 
 #include "estimate/bandwidth_options.h"

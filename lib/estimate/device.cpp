@@ -31,6 +31,7 @@ struct Preset {
   double matmul_latency_seconds = 0;
   GroupedConvolution grouped_conv{};
   int multiprocessors = 0;
+  DenseConvolution dense_conv{};
 };
 
 // cuDNN attention (attention_rate.h), fitted to the H200's kernel times at
@@ -138,6 +139,18 @@ constexpr double kHopperKernelLatency = 2e-6;
 // H100 SXM and H200: 132 SMs (the split-reduction rule's device term).
 constexpr int kHopperMultiprocessors = 132;
 
+// Dense bf16 convolutions on Hopper (python/tools/kernel_rates.py --only
+// dense_conv, one H100: channels-last, B=64, ResNet-50's and VGG's layer
+// shapes, 1x1 and 3x3, each kernel alone in a CUDA graph). The large layers
+// ran at 620-820e12 FLOP/s, 3x3 layers of 14.8 GFLOP at 500-540e12, those
+// of 64 channels at a third of the peak. Fitted over the 60 kernels, in log
+// error: 680e12 FLOP/s, 6 us a kernel (4 beyond the 2 every kernel takes),
+// and sqrt(width / 128) below 128 channels; root-mean-square error 19%,
+// where the one convolution efficiency (0.30) charged the large layers 2.3x
+// their time (VGG-11's convolutions: 12.1 ms predicted, 5.2 measured). Off
+// with the other efficiencies.
+constexpr DenseConvolution kHopperDenseConv = {680e12, 4e-6, 128};
+
 constexpr Preset kPresets[] = {
     {"a100", 1.555e12, 312e12, 156e12, 1, 1, 0, 0, 0, {}, 1, 19.5e12},
     // Measured on one H100 SXM (docs/prediction_accuracy.md, micro-benchmark):
@@ -149,7 +162,7 @@ constexpr Preset kPresets[] = {
     {"h100", 3.35e12, 989e12, 494e12, 0.89, kHopperMatmulEfficiency, 1.59e-12, 0.61e-12, 128 * 1024, kHopperAttention,
      kHopperConvEfficiency, kHopperVectorFlops, kHopperDepthwise, kHopperAtomicAddSeconds, kHopperNarrowConv,
      kHopperColumnReduction, kHopperTf32MatmulEfficiency, kHopperKernelLatency, kHopperMatmulLatency, kHopperGroupedConv,
-     kHopperMultiprocessors},
+     kHopperMultiprocessors, kHopperDenseConv},
     // Memory efficiency measured on one H200 (docs/bandwidth_model.md,
     // micro-benchmark); matmuls and fixed costs the H100's (the same SMs).
     // Off: --bandwidth-option apply_device_efficiency=false.
@@ -170,7 +183,7 @@ constexpr Preset kPresets[] = {
     {"h200", 4.8e12, 989e12, 494e12, 0.88, kHopperMatmulEfficiency, 1.59e-12, 0.61e-12, 128 * 1024, kHopperAttention,
      kHopperConvEfficiency, kHopperVectorFlops, kHopperDepthwise, kHopperAtomicAddSeconds, kHopperNarrowConv,
      kHopperColumnReduction, kHopperTf32MatmulEfficiency, kHopperKernelLatency, kHopperMatmulLatency, kHopperGroupedConv,
-     kHopperMultiprocessors},
+     kHopperMultiprocessors, kHopperDenseConv},
     {"h200-measured", 4.2e12, 616e12, 300e12, 1, 1, 0, 0, 0, {}, 1, kHopperVectorFlops},
 };
 
@@ -194,7 +207,7 @@ Device parse_device(std::string_view text) {
               p.cached_row_bytes,  p.attention,         p.conv_efficiency,  p.vector_flops_per_second,
               p.depthwise, p.atomic_add_seconds, p.narrow_conv, p.column_reduction,
               p.fp32_matmul_efficiency, p.kernel_latency_seconds, p.matmul_latency_seconds, p.grouped_conv,
-              p.multiprocessors};
+              p.multiprocessors, p.dense_conv};
     }
   }
   const auto colon = text.find(':');

@@ -61,6 +61,19 @@ struct GroupedConvolution {
   bool measured() const { return forward.other > 0; }
 };
 
+// Dense 16-bit convolutions (one group, or more than 64 input channels a
+// group; at least 8 input channels): each of cuDNN's kernels takes its
+// FLOPs at `flops_per_second`, scaled by sqrt(w / full_width_channels)
+// below that width, where w is the lesser of the input and output channels
+// a group, plus `latency_seconds` beyond every kernel's, or its bytes,
+// whichever is longer. Zeros: not measured, the convolution efficiency.
+struct DenseConvolution {
+  double flops_per_second = 0;
+  double latency_seconds = 0;
+  int64_t full_width_channels = 0;
+  bool measured() const { return flops_per_second > 0; }
+};
+
 // Reductions across rows (column_reduction.h): a kernel holding one whose
 // rows are R contiguous bytes moves its bytes as if each row were
 // `row_overhead_bytes` longer, at R / (R + row_overhead_bytes) of the copy
@@ -131,6 +144,8 @@ struct Device {
   // Streaming multiprocessors, for Inductor's choice to split a reduction
   // into two kernels (column_reduction.h); 0: not known, none is split.
   int multiprocessors = 0;
+  // Dense 16-bit convolutions (DenseConvolution above); zeros: not measured.
+  DenseConvolution dense_conv;
 };
 
 // Presets (datasheet numbers, SXM parts; docs/design.md section 6):
@@ -142,7 +157,8 @@ struct Device {
 // 0.89 (H100) and 0.88 (H200) of the bandwidth (a 3.3 GB device copy),
 // matmuls 0.70 of the bf16 peak and 0.55 of TF32's plus 4 us each, any
 // other kernel 2 us (cuBLAS over a grid of linear layers, kernel_rates.py),
-// convolutions 0.30 (cuDNN's kernels of a ResNet-50 step); for fused kernels,
+// float32 (TF32) convolutions 0.30 (cuDNN's kernels of a ResNet-50 step),
+// 16-bit ones 680e12 FLOP/s by width plus 4 us (kernel_rates.py); for fused kernels,
 // 1.59e-12 s per erf and 0.61e-12 s per exp element (Inductor's GELU kernels
 // on mlp_gelu_ln), rows up to 128 KiB read again after their reduction from
 // the cache, and cuDNN attention's rates by sequence length and head size

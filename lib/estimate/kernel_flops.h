@@ -50,7 +50,9 @@ bool is_depthwise_convolution(const Graph& g, NodeId id);
 // elements of a forward, the output-gradient elements a weight gradient
 // reads, the input-gradient elements an input gradient writes.
 // `group_channels`: the input channels per group of a grouped convolution
-// that is not depthwise (Device::grouped_conv), else 0.
+// that is not depthwise (Device::grouped_conv), else 0. `width`: the lesser
+// of the input and output channels a group; `half`: a 16-bit input
+// (Device::dense_conv).
 enum class ConvolutionKernel { Forward, InputGradient, WeightGradient };
 struct ConvolutionWork {
   ConvolutionKernel kernel;
@@ -60,6 +62,8 @@ struct ConvolutionWork {
   bool narrow = false;
   double pad_bytes = 0;
   int64_t group_channels = 0;
+  int64_t width = 0;
+  bool half = false;
 };
 std::vector<ConvolutionWork> convolution_kernels(const Graph& g, NodeId id);
 

@@ -1,6 +1,7 @@
 // The compute time of convolutions (estimate/convolution_time.h): the rate
 // each runs at, depthwise kernels at their own rates, a backward's two
-// kernels, stems of few channels; expected numbers worked out by hand.
+// kernels, stems of few channels, dense 16-bit layers by width; expected
+// numbers worked out by hand.
 #include <doctest/doctest.h>
 
 #include <string>
@@ -105,7 +106,7 @@ TEST_CASE("a convolution of fewer than 8 input channels is bound by its elements
 }
 
 TEST_CASE("a grouped convolution runs at the device's rate for its channels per group") {
-  // x [2,C,5,5] bfloat16 into 16 output channels of 3x3 filters, stride 1:
+  // x [2,C,5,5] float32 into 16 output channels of 3x3 filters, stride 1:
   // 2 * 800 * (C / groups) * 9 FLOPs. Bytes cost nothing.
   const auto forward = [](int64_t channels, int groups) {
     const std::vector<Input> in = {{"x", {2, channels, 5, 5}}, {"w", {16, channels / groups, 3, 3}}};
@@ -131,4 +132,39 @@ TEST_CASE("a grouped convolution runs at the device's rate for its channels per 
   CHECK(seconds(eight, peaks) == doctest::Approx(2.0 * 800 * 8 * 9 / 1e12));
   // A depthwise convolution keeps its own rule.
   CHECK(pt::convolution_kernels(forward(16, 16), forward(16, 16).find("op"))[0].group_channels == 0);
+}
+
+TEST_CASE("a dense 16-bit convolution runs at the device's dense rate for its width, plus its latency") {
+  // x [2,C,5,5] into K output channels of 3x3 filters, stride 1: 2 * 50K *
+  // C * 9 FLOPs. Bytes cost nothing.
+  const auto forward = [](int64_t channels, int64_t outputs, const std::string& dtype) {
+    const std::vector<Input> in = {{"x", {2, channels, 5, 5}, dtype}, {"w", {outputs, channels, 3, 3}, dtype}};
+    return one_op_graph(in, "aten.convolution.default", node_args({"x", "w"}) + "args { none: true } " + conv_tail(1),
+                        tensor_val({2, outputs, 5, 5}, dtype));
+  };
+  pt::Device d{"test", 1e18, 1e12, 5e11};
+  d.conv_efficiency = 0.5;
+  d.dense_conv = {2e12, 1e-6, 64};
+  const auto ops = pt::OpClasses::pytorch_defaults();
+  const auto seconds = [&](const pt::Graph& g, const pt::BandwidthOptions& o = {}) {
+    return pt::estimate_pass(g, pt::test::whole_pass(g), g.outputs, ops, d, o).seconds;
+  };
+  const pt::Graph narrow16 = forward(64, 16, "bfloat16");
+  const auto k = pt::convolution_kernels(narrow16, narrow16.find("op"));
+  REQUIRE(k.size() == 1);
+  CHECK(k[0].width == 16);
+  CHECK(k[0].half);
+  // 16 of 64 channels wide: half the rate (sqrt(16 / 64)).
+  CHECK(seconds(narrow16) == doctest::Approx(2.0 * 800 * 64 * 9 / 1e12 + 1e-6));
+  // As wide as the full width or wider: the full rate.
+  CHECK(seconds(forward(64, 64, "bfloat16")) == doctest::Approx(2.0 * 3200 * 64 * 9 / 2e12 + 1e-6));
+  CHECK(seconds(forward(128, 256, "bfloat16")) == doctest::Approx(2.0 * 12800 * 128 * 9 / 2e12 + 1e-6));
+  // float32 (TF32) keeps the convolution efficiency; so do the datasheet peaks.
+  CHECK(seconds(forward(64, 16, "float32")) == doctest::Approx(2.0 * 800 * 64 * 9 / (5e11 * 0.5)));
+  pt::BandwidthOptions peaks;
+  peaks.apply_device_efficiency = false;
+  CHECK(seconds(narrow16, peaks) == doctest::Approx(2.0 * 800 * 64 * 9 / 1e12));
+  // Not measured: the convolution efficiency.
+  d.dense_conv = {};
+  CHECK(seconds(narrow16) == doctest::Approx(2.0 * 800 * 64 * 9 / (1e12 * 0.5)));
 }

@@ -58,6 +58,10 @@ TEST_CASE("h100 and h200 carry their measured efficiencies; unmeasured presets a
   CHECK(h100.grouped_conv.weight_gradient.by_power_of_two[0] == 2.3e12);
   CHECK(h100.grouped_conv.input_gradient.by_power_of_two[3] == 176e12);
   CHECK(h200.grouped_conv.forward.by_power_of_two[4] == h100.grouped_conv.forward.by_power_of_two[4]);
+  // Dense 16-bit convolutions: 680e12 FLOP/s from 128 channels, 4 us more a kernel.
+  CHECK(h100.dense_conv.flops_per_second == 680e12);
+  CHECK(h100.dense_conv.full_width_channels == 128);
+  CHECK(h200.dense_conv.latency_seconds == h100.dense_conv.latency_seconds);
   // The same chip: the fused kernels' arithmetic, the cached rows and
   // attention's rates are the H200's.
   CHECK(h100.erf_seconds == h200.erf_seconds);
@@ -76,6 +80,7 @@ TEST_CASE("h100 and h200 carry their measured efficiencies; unmeasured presets a
     CHECK(pt::parse_device(name).depthwise.weight_gradient.bandwidth_fraction == 1);
     CHECK_FALSE(pt::parse_device(name).narrow_conv.measured());
     CHECK_FALSE(pt::parse_device(name).grouped_conv.measured());
+    CHECK_FALSE(pt::parse_device(name).dense_conv.measured());
     CHECK(pt::parse_device(name).column_reduction.row_overhead_bytes == 0);
     CHECK(pt::parse_device(name).fp32_matmul_rate_fraction() == 1);
     CHECK(pt::parse_device(name).kernel_latency_seconds == 0);

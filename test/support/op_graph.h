@@ -41,6 +41,7 @@ inline std::string tuple_val(const std::vector<std::vector<int64_t>>& items) {
 struct Input {
   std::string name;
   std::vector<int64_t> shape;
+  std::string dtype = "float32";
 };
 
 // Placeholders `inputs`, extra placeholder text `extra` (e.g. a sym node),
@@ -50,7 +51,7 @@ inline Graph one_op_graph(const std::vector<Input>& inputs, const std::string& t
   std::string text;
   for (const auto& in : inputs) {
     text += "nodes { name: \"" + in.name + "\" op: \"placeholder\" target: \"" + in.name + "\" " +
-            tensor_val(in.shape) + " }\n";
+            tensor_val(in.shape, in.dtype) + " }\n";
   }
   text += extra + "\n";
   text += "nodes { name: \"op\" op: \"call_function\" target: \"" + target + "\" " + args + " " + val + " }\n";
