@@ -213,8 +213,9 @@ std::vector<NodeId> cse_merge_targets(const Graph& g, const Flags& present, cons
   SignatureTable first_of(static_cast<size_t>(count));
   KeyTable seen(64);
   std::string key;
+  proto::Node record;
   auto add_key = [&](NodeId id, int64_t region) {
-    if (!cse_key(g, id, kept_as, key)) return;  // a NaN argument: equal to nothing
+    if (!cse_key(g, id, kept_as, key, record)) return;  // a NaN argument: equal to nothing
     bool fresh = false;
     KeyTable::Entry& e = seen.find_or_insert(key, id, region, fresh);
     if (fresh) return;

@@ -126,8 +126,8 @@ bool write_arg(const proto::Arg& root, NodeRefs refs, size_t& next, KeyWriter& w
   return true;
 }
 
-bool write_key(const Graph& g, NodeId id, KeyWriter& w) {
-  const proto::Node& pn = g.record(id);
+bool write_key(const Graph& g, NodeId id, KeyWriter& w, proto::Node& pn) {
+  g.record_into(id, pn);
   const NodeRefs refs = g[id].inputs;
   size_t next = 0;
   w.text(pn.target());
@@ -148,9 +148,14 @@ bool write_key(const Graph& g, NodeId id, KeyWriter& w) {
 }  // namespace
 
 bool cse_key(const Graph& g, NodeId id, const std::vector<NodeId>& kept_as, std::string& out) {
+  proto::Node scratch;
+  return cse_key(g, id, kept_as, out, scratch);
+}
+
+bool cse_key(const Graph& g, NodeId id, const std::vector<NodeId>& kept_as, std::string& out, proto::Node& scratch) {
   out.clear();
   KeyWriter w(out, kept_as);
-  return write_key(g, id, w);
+  return write_key(g, id, w, scratch);
 }
 
 }  // namespace pt
