@@ -91,9 +91,14 @@ const proto::Arg* find_kwarg(const proto::Node& node, std::string_view key) {
 }
 
 std::vector<std::pair<const std::string*, const proto::Arg*>> kwargs_by_key(const proto::Node& node) {
+  return kwargs_by_key(node.kwargs());
+}
+
+std::vector<std::pair<const std::string*, const proto::Arg*>> kwargs_by_key(
+    const google::protobuf::Map<std::string, proto::Arg>& kwargs) {
   std::vector<std::pair<const std::string*, const proto::Arg*>> out;
-  out.reserve(node.kwargs().size());
-  for (const auto& [key, arg] : node.kwargs()) out.emplace_back(&key, &arg);
+  out.reserve(kwargs.size());
+  for (const auto& [key, arg] : kwargs) out.emplace_back(&key, &arg);
   std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return *a.first < *b.first; });
   return out;
 }

@@ -185,6 +185,8 @@ const proto::Arg* find_kwarg(const proto::Node& node, std::string_view key);
 // A node's kwargs sorted by key: protobuf's map iterates in no defined
 // order, and node references are read in pytree-leaf order (kwargs by key).
 std::vector<std::pair<const std::string*, const proto::Arg*>> kwargs_by_key(const proto::Node& node);
+std::vector<std::pair<const std::string*, const proto::Arg*>> kwargs_by_key(
+    const google::protobuf::Map<std::string, proto::Arg>& kwargs);
 
 // The overload packet of a target: "aten.add.Tensor" -> "aten.add". Python
 // callables ("operator.getitem", "torch.sym_float") are their own packet.

@@ -213,7 +213,7 @@ std::vector<NodeId> cse_merge_targets(const Graph& g, const Flags& present, cons
   SignatureTable first_of(static_cast<size_t>(count));
   KeyTable seen(64);
   std::string key;
-  proto::Node record;
+  CseKeyScratch record;
   auto add_key = [&](NodeId id, int64_t region) {
     if (!cse_key(g, id, kept_as, key, record)) return;  // a NaN argument: equal to nothing
     bool fresh = false;
