@@ -61,12 +61,14 @@ class RecordStore {
 
  private:
   std::string data_;                     // the records, back to back
-  std::vector<size_t> start_{0};         // size() + 1 offsets into data_
+  // 32-bit offsets, half the memory of size_t ones: a graph file is at
+  // most 2 GiB (kMaxInputBytes), and append() refuses to pass 4 GiB.
+  std::vector<uint32_t> start_{0};       // size() + 1 offsets into data_
   // Names back to back, in room reserved for all of them at the first
   // add_name: a name is part of its record, so they take at most
   // byte_size() bytes and name views stay valid while names are added.
   std::string names_;
-  std::vector<size_t> name_start_{0};
+  std::vector<uint32_t> name_start_{0};
 };
 
 // `node` serialized deterministically (map entries sorted by key) into
