@@ -23,13 +23,13 @@ char* RecordStore::append(size_t size) {
   return data_.data() + at;
 }
 
-void RecordStore::append(const proto::Node& node) {
+void RecordStore::append(const google::protobuf::Message& node) {
   std::string bytes;
   encode_record(node, bytes);
   std::memcpy(append(bytes.size()), bytes.data(), bytes.size());
 }
 
-void encode_record(const proto::Node& node, std::string& out) {
+void encode_record(const google::protobuf::Message& node, std::string& out) {
   out.clear();
   google::protobuf::io::StringOutputStream stream(&out);
   google::protobuf::io::CodedOutputStream coded(&stream);

@@ -32,8 +32,9 @@ class RecordStore {
   // Appends a record of `size` bytes; returns where its bytes go (valid
   // until the next append), for a reader to fill in place.
   char* append(size_t size);
-  // Appends `node` serialized (encode_record).
-  void append(const proto::Node& node);
+  // Appends `node` serialized (encode_record): a Node, or a view of one
+  // with the same field numbers (node_records.proto).
+  void append(const google::protobuf::Message& node);
   // Names the first record not yet named, once every record is appended
   // (validation, which parses each record once, in order).
   void add_name(std::string_view name);
@@ -73,7 +74,7 @@ class RecordStore {
 
 // `node` serialized deterministically (map entries sorted by key) into
 // `out`, replacing its contents: the same node always gives the same bytes.
-void encode_record(const proto::Node& node, std::string& out);
+void encode_record(const google::protobuf::Message& node, std::string& out);
 
 // A graph message split for Graph: its fields other than nodes (`header`)
 // and its nodes as records.

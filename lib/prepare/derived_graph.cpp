@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "graph/record_store.h"
+#include "node_records.pb.h"
 
 namespace pt {
 
@@ -103,13 +104,18 @@ std::vector<int> renamed_records(const Graph& g, const std::vector<NodeId>& ids,
   std::vector<int> out;
   out.reserve(ids.size());
   MergedNames merged;
-  proto::Node copy;
+  // Only the call changes: the record is read through NodeCall, its value
+  // and tags kept as their bytes (node_records.proto), as the partition
+  // writer keeps them.
+  std::string bytes;
+  proto::NodeCall copy;
   for (NodeId id : ids) {
     merged.clear();
     for (NodeId in : g[id].inputs) {
       if (kept_as[in] != in) merged.emplace_back(g[in].name, g[kept_as[in]].name);
     }
-    g.record_into(id, copy);
+    g.record_bytes(id, bytes);
+    if (!copy.ParseFromString(bytes)) throw std::logic_error("prepare: a stored record does not parse");
     for (proto::Arg& arg : *copy.mutable_args()) rename_refs(arg, merged);
     for (auto& [key, arg] : *copy.mutable_kwargs()) rename_refs(arg, merged);
     overlay.append(copy);
