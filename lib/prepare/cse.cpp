@@ -165,20 +165,16 @@ uint64_t signature(uint64_t seed, const Node& n, const std::vector<NodeId>& kept
 
 // What the walk in cse_merge_targets reads of each node that no merge
 // changes, found for every node before it: whether the node can take part
-// (present, and not never_merged but for the output aliases, which the
-// alias pass finds meanwhile), the mutation region it lies in, and its
-// signature's seed. At 10^6 nodes the packet lookups, the mutation test and
-// the packet hashes were a fifth of CSE and the alias pass (44-50 ms)
-// another, one after the other on one core; side by side, CSE with the
-// alias pass went 203-225 -> 161-166 ms (warm, one process each).
+// (present, and not never_merged but for the output aliases), the mutation
+// region it lies in, and its signature's seed. The walk's look-ahead reads
+// them again for the node kLookAhead places on.
 struct NodeTraits {
   std::vector<uint8_t> takes_part;
   std::vector<uint64_t> seed;    // of the nodes that take part
   std::vector<int32_t> region;  // of the present nodes: mutation nodes up to and including it
 };
 
-// Fills `t`, whose arrays the caller allocated (on the thread that frees
-// them, so that they come from its malloc arena, not the second thread's).
+// Fills `t`, whose arrays the caller sized.
 void fill_node_traits(const Graph& g, const Flags& present, const OpClasses& ops, NodeTraits& t) {
   int32_t region = 0;
   for (NodeId id = 0; id < g.size(); ++id) {
