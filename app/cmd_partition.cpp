@@ -1,7 +1,7 @@
 // The main command's work, once per graph: load -> validate -> prepare ->
 // partition, then the requested outputs over all the graphs. Every output
-// is rendered to memory first and written by one OutputBatch, so an error
-// leaves no partial file.
+// goes to one OutputBatch (the partition streamed into its temporary, the
+// reports rendered to memory), so an error leaves no partial file.
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -55,8 +55,8 @@ struct GraphRun {
   std::string html;  // --report-html: the page (needs the partition, gone after run_one)
 };
 
-// Partitions `path`; renders its partition into `partition` when asked.
-GraphRun run_one(const MainOptions& o, const std::string& path, std::string* partition) {
+// Partitions `path`; adds its partition to `outputs` when asked (--output).
+GraphRun run_one(const MainOptions& o, const std::string& path, OutputBatch& outputs) {
   const Format format = resolve_format(path, o.input_format_name);
   LoadedGraph loaded = load_joint_graph(path, format, o.limits);
   spdlog::info("loaded {}: {} nodes", path, loaded.graph.size());
@@ -92,9 +92,11 @@ GraphRun run_one(const MainOptions& o, const std::string& path, std::string* par
   for (NodeId id : e.fw_saved_outputs()) run.saved_bytes += g[id].size_bytes;
   run.saved_count = e.fw_saved_outputs().size();
   run.recomputed_count = e.recomputed.size();
-  if (partition) {
-    set_stage("rendering the partition of " + path);
-    *partition = serialize_partition(g, p.result.classification, e, settings, *o.output_format);
+  if (!o.output.empty()) {
+    set_stage("writing the partition of " + path);
+    outputs.add(o.output, [&](const OutputBatch::Sink& write) {
+      write_partition(g, p.result.classification, e, settings, *o.output_format, write);
+    });
     timer.mark("write", timings);
   }
   const bool memory_plot = !o.plot_memory.empty() || !o.report_html.empty();
@@ -135,12 +137,11 @@ std::string totals_line(const std::vector<const ReportModel*>& models) {
 }  // namespace
 
 int run_main_command(const MainOptions& o) {
-  std::vector<GraphRun> runs;
-  std::string partition;
-  for (const std::string& path : o.graphs) runs.push_back(run_one(o, path, o.output.empty() ? nullptr : &partition));
-
+  // --output takes one graph (main_options.cpp).
   OutputBatch outputs = output_batch();
-  if (!o.output.empty()) outputs.add(o.output, std::move(partition));
+  std::vector<GraphRun> runs;
+  for (const std::string& path : o.graphs) runs.push_back(run_one(o, path, outputs));
+
   if (runs.front().model) {
     std::vector<const ReportModel*> models;
     for (const GraphRun& r : runs) models.push_back(&*r.model);

@@ -24,18 +24,18 @@ proto::Node Graph::record(NodeId id) const {
 void Graph::record_into(NodeId id, proto::Node& out) const {
   const int k = nodes[static_cast<size_t>(id)].record_index;
   if (k >= 0) records->decode(k, out);
-  else out = overlay->nodes(-1 - k);
+  else overlay->decode(-1 - k, out);
 }
 
 void Graph::record_bytes(NodeId id, std::string& out) const {
   const int k = nodes[static_cast<size_t>(id)].record_index;
   if (k >= 0) out.assign(records->bytes(k));
-  else encode_record(overlay->nodes(-1 - k), out);
+  else out.assign(overlay->bytes(-1 - k));
 }
 
 size_t Graph::record_size(NodeId id) const {
   const int k = nodes[static_cast<size_t>(id)].record_index;
-  return k >= 0 ? records->bytes(k).size() : overlay->nodes(-1 - k).ByteSizeLong();
+  return k >= 0 ? records->bytes(k).size() : overlay->bytes(-1 - k).size();
 }
 
 UserLists::UserLists(const std::vector<Node>& nodes) {
@@ -91,9 +91,14 @@ const proto::Arg* find_kwarg(const proto::Node& node, std::string_view key) {
 }
 
 std::vector<std::pair<const std::string*, const proto::Arg*>> kwargs_by_key(const proto::Node& node) {
+  return kwargs_by_key(node.kwargs());
+}
+
+std::vector<std::pair<const std::string*, const proto::Arg*>> kwargs_by_key(
+    const google::protobuf::Map<std::string, proto::Arg>& kwargs) {
   std::vector<std::pair<const std::string*, const proto::Arg*>> out;
-  out.reserve(node.kwargs().size());
-  for (const auto& [key, arg] : node.kwargs()) out.emplace_back(&key, &arg);
+  out.reserve(kwargs.size());
+  for (const auto& [key, arg] : kwargs) out.emplace_back(&key, &arg);
   std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return *a.first < *b.first; });
   return out;
 }

@@ -5,9 +5,12 @@
 namespace pt {
 
 void NameIndex::reserve(size_t count) {
-  // At most half full: linear probes stay short.
+  // At most three quarters full: linear probes stay short (a found name
+  // takes 2.5 probes at worst, 1.2 to 2 at the sizes a reserve gives). At
+  // most half full, gpt2_l96's table was 1 MiB where 512 KiB does: 128
+  // fresh pages and cache misses on every lookup.
   size_t capacity = 16;
-  while (capacity < 2 * count) capacity *= 2;
+  while (capacity * 3 < 4 * count) capacity *= 2;
   if (capacity > slots_.size()) grow(capacity);
 }
 
@@ -28,7 +31,7 @@ std::pair<NodeId, bool> NameIndex::emplace(std::string_view name, NodeId id) {
 }
 
 std::pair<NodeId, bool> NameIndex::emplace(std::string_view name, NodeId id, uint64_t hash) {
-  if (2 * (size_ + 1) > slots_.size()) grow(slots_.empty() ? 16 : 2 * slots_.size());
+  if (4 * (size_ + 1) > 3 * slots_.size()) grow(slots_.empty() ? 16 : 2 * slots_.size());
   const size_t mask = slots_.size() - 1;
   for (size_t k = hash & mask;; k = (k + 1) & mask) {
     Slot& s = slots_[k];

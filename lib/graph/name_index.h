@@ -44,7 +44,7 @@ class NameIndex {
   };
   void grow(size_t capacity);
 
-  std::vector<Slot> slots_;  // power-of-two size, at most half full
+  std::vector<Slot> slots_;  // power-of-two size, at most 3/4 full
   size_t size_ = 0;
 };
 

@@ -121,11 +121,35 @@ void OutputBatch::add(const std::string& path, std::string contents) {
   pending_.push_back({resolve_output(path), std::move(contents), {}});
 }
 
+void OutputBatch::add(const std::string& path, const std::function<void(const Sink&)>& render) {
+  OutputTarget target = resolve_output(path);
+  if (target.kind != OutputTarget::Kind::File) {
+    std::string contents;
+    render([&contents](std::string_view piece) { contents.append(piece); });
+    pending_.push_back({std::move(target), std::move(contents), {}});
+    return;
+  }
+  auto [temporary, fd] = make_temporary(target.write, watcher_);
+  // Listed before anything is written: a failure below leaves the
+  // temporary to remove_temporaries.
+  pending_.push_back({std::move(target), {}, temporary, true});
+  const std::string shown = pending_.back().target.path;
+  try {
+    render([fd, &shown](std::string_view piece) {
+      if (!write_all(fd, piece.data(), piece.size())) throw_write_error(shown, errno);
+    });
+  } catch (...) {
+    ::close(fd);
+    throw;
+  }
+  if (::close(fd) != 0) throw_write_error(shown, errno);
+}
+
 void OutputBatch::commit() {
   // Temporaries first: a device, a FIFO or stdout written next cannot be
   // taken back, so a file that cannot be written stops the run before them.
   for (Pending& p : pending_) {
-    if (p.target.kind != OutputTarget::Kind::File) continue;
+    if (p.target.kind != OutputTarget::Kind::File || p.written) continue;
     auto [temporary, fd] = make_temporary(p.target.write, watcher_);
     p.temporary = temporary;
     const bool wrote = write_all(fd, p.contents.data(), p.contents.size());

@@ -1,5 +1,6 @@
 #include "graph/record_store.h"
 
+#include <cstdint>
 #include <cstring>
 #include <stdexcept>
 
@@ -16,18 +17,19 @@ void RecordStore::reserve(size_t count, size_t bytes) {
 
 char* RecordStore::append(size_t size) {
   const size_t at = data_.size();
+  if (size > UINT32_MAX - at) throw std::length_error("record store: records of more than 4 GiB");
   data_.resize(at + size);
-  start_.push_back(data_.size());
+  start_.push_back(static_cast<uint32_t>(data_.size()));
   return data_.data() + at;
 }
 
-void RecordStore::append(const proto::Node& node) {
+void RecordStore::append(const google::protobuf::Message& node) {
   std::string bytes;
   encode_record(node, bytes);
   std::memcpy(append(bytes.size()), bytes.data(), bytes.size());
 }
 
-void encode_record(const proto::Node& node, std::string& out) {
+void encode_record(const google::protobuf::Message& node, std::string& out) {
   out.clear();
   google::protobuf::io::StringOutputStream stream(&out);
   google::protobuf::io::CodedOutputStream coded(&stream);
@@ -42,7 +44,7 @@ void RecordStore::add_name(std::string_view name) {
     throw std::logic_error("record store: a name added beyond the records or their bytes");
   }
   names_.append(name);
-  name_start_.push_back(names_.size());
+  name_start_.push_back(static_cast<uint32_t>(names_.size()));
 }
 
 bool RecordStore::parse(int k, proto::Node& out) const {

@@ -32,8 +32,9 @@ class RecordStore {
   // Appends a record of `size` bytes; returns where its bytes go (valid
   // until the next append), for a reader to fill in place.
   char* append(size_t size);
-  // Appends `node` serialized (encode_record).
-  void append(const proto::Node& node);
+  // Appends `node` serialized (encode_record): a Node, or a view of one
+  // with the same field numbers (node_records.proto).
+  void append(const google::protobuf::Message& node);
   // Names the first record not yet named, once every record is appended
   // (validation, which parses each record once, in order).
   void add_name(std::string_view name);
@@ -61,17 +62,19 @@ class RecordStore {
 
  private:
   std::string data_;                     // the records, back to back
-  std::vector<size_t> start_{0};         // size() + 1 offsets into data_
+  // 32-bit offsets, half the memory of size_t ones: a graph file is at
+  // most 2 GiB (kMaxInputBytes), and append() refuses to pass 4 GiB.
+  std::vector<uint32_t> start_{0};       // size() + 1 offsets into data_
   // Names back to back, in room reserved for all of them at the first
   // add_name: a name is part of its record, so they take at most
   // byte_size() bytes and name views stay valid while names are added.
   std::string names_;
-  std::vector<size_t> name_start_{0};
+  std::vector<uint32_t> name_start_{0};
 };
 
 // `node` serialized deterministically (map entries sorted by key) into
 // `out`, replacing its contents: the same node always gives the same bytes.
-void encode_record(const proto::Node& node, std::string& out);
+void encode_record(const google::protobuf::Message& node, std::string& out);
 
 // A graph message split for Graph: its fields other than nodes (`header`)
 // and its nodes as records.

@@ -25,8 +25,8 @@ std::string_view value_kind_name(ValueKind kind) {
   return "?";
 }
 
-std::string_view value_case_name(const proto::Value& v) {
-  switch (v.kind_case()) {
+std::string_view value_case_name(proto::Value::KindCase kind) {
+  switch (kind) {
     case proto::Value::kTensor: return value_kind_name(ValueKind::Tensor);
     case proto::Value::kTuple: return value_kind_name(ValueKind::Tuple);
     case proto::Value::kSym: return value_kind_name(ValueKind::Sym);
@@ -37,8 +37,8 @@ std::string_view value_case_name(const proto::Value& v) {
   return "nothing";
 }
 
-std::string_view arg_kind_name(const proto::Arg& a) {
-  switch (a.kind_case()) {
+std::string_view arg_kind_name(proto::Arg::KindCase kind) {
+  switch (kind) {
     case proto::Arg::kNode: return "a node reference";
     case proto::Arg::kInt: return "an int";
     case proto::Arg::kFloat: return "a float";
@@ -54,66 +54,66 @@ std::string_view arg_kind_name(const proto::Arg& a) {
   return "nothing";
 }
 
-// The records check_getitem reads, decoded into messages reused getitem
-// after getitem. A multi-output op's getitems follow it one after another,
-// so its record is decoded once for all of them.
-struct GetitemRecords {
-  proto::Node getitem;
-  proto::Node source;
-  NodeId source_id = kNoNode;
-};
-
-void check_getitem(const Graph& g, NodeId id, GetitemRecords& records) {
-  g.record_into(id, records.getitem);
-  const proto::Node& pn = records.getitem;
-  if (pn.args_size() != 2 || !pn.kwargs().empty()) {
-    fail(g, id, "args", "has " + std::to_string(pn.args_size()) + " entries and " +
-                            std::to_string(pn.kwargs().size()) +
-                            " kwargs; operator.getitem takes two args (a tuple and an item index)");
-  }
-  const proto::Arg& source = pn.args(0);
-  if (source.kind_case() != proto::Arg::kNode) {
-    fail(g, id, "args[0]", "is " + std::string(arg_kind_name(source)) + "; operator.getitem reads a node's tuple");
-  }
-  // Validation resolved it: the node's first positional input.
-  const NodeId from = g[id].positional_inputs.front();
-  const Node& tuple = g[from];
-  if (tuple.value_kind != ValueKind::Tuple) {
-    fail(g, id, "args[0].node",
-         "= '" + printable(tuple.name) + "' whose val is " + std::string(value_kind_name(tuple.value_kind)) +
-             ", not a tuple (operator.getitem reads an item of a multi-output op; tensors are indexed by aten ops)");
-  }
-  const proto::Arg& index = pn.args(1);
-  if (index.kind_case() != proto::Arg::kInt) {
-    fail(g, id, "args[1]", "is " + std::string(arg_kind_name(index)) + "; the item index is an int");
-  }
-  if (records.source_id != from) {
-    g.record_into(from, records.source);
-    records.source_id = from;
-  }
-  const proto::Node& from_record = records.source;
-  const int items = from_record.val().tuple().items_size();
-  if (index.int_() < 0 || index.int_() >= items) {
-    const std::string range = items == 0 ? "an empty tuple" : std::to_string(items) + " items, indices 0 to " +
-                                                                   std::to_string(items - 1);
-    fail(g, id, "args[1].int", "= " + std::to_string(index.int_()) + " is outside the tuple of '" +
-                                   printable(tuple.name) + "' (" + range + ")");
-  }
-  // The getitem's value is the item it reads.
-  const proto::Value& item = from_record.val().tuple().items(static_cast<int>(index.int_()));
-  if (item.kind_case() != pn.val().kind_case()) {
-    fail(g, id, "val", "is " + std::string(value_kind_name(g[id].value_kind)) + " but item " +
-                           std::to_string(index.int_()) + " of '" + printable(tuple.name) + "' is " +
-                           std::string(value_case_name(item)));
-  }
-}
+bool is_getitem(const Node& n) { return n.op == OpKind::CallFunction && n.packet == "operator.getitem"; }
 
 }  // namespace
 
-void check_getitems(const Graph& g) {
-  GetitemRecords records;
-  for (NodeId id = 0; id < g.size(); ++id) {
-    if (g[id].op == OpKind::CallFunction && g[id].packet == "operator.getitem") check_getitem(g, id, records);
+void GetitemFacts::add(NodeId id, const Node& n, const proto::Node& pn) {
+  if (n.value_kind == ValueKind::Tuple) {
+    std::vector<proto::Value::KindCase>& kinds = tuple_items_[id];
+    kinds.clear();
+    for (const proto::Value& item : pn.val().tuple().items()) kinds.push_back(item.kind_case());
+  }
+  if (!is_getitem(n)) return;
+  Getitem f;
+  f.id = id;
+  f.args = pn.args_size();
+  f.kwargs = static_cast<int>(pn.kwargs().size());
+  if (f.args > 0) f.source = pn.args(0).kind_case();
+  if (f.args > 1) {
+    f.index = pn.args(1).kind_case();
+    f.item = pn.args(1).int_();
+  }
+  f.val = pn.val().kind_case();
+  getitems_.push_back(f);
+}
+
+void check_getitems(const Graph& g, const GetitemFacts& facts) {
+  for (const GetitemFacts::Getitem& f : facts.getitems_) {
+    const NodeId id = f.id;
+    if (f.args != 2 || f.kwargs != 0) {
+      fail(g, id, "args", "has " + std::to_string(f.args) + " entries and " + std::to_string(f.kwargs) +
+                              " kwargs; operator.getitem takes two args (a tuple and an item index)");
+    }
+    if (f.source != proto::Arg::kNode) {
+      fail(g, id, "args[0]", "is " + std::string(arg_kind_name(f.source)) + "; operator.getitem reads a node's tuple");
+    }
+    // Validation resolved it: the node's first positional input.
+    const NodeId from = g[id].positional_inputs.front();
+    const Node& tuple = g[from];
+    if (tuple.value_kind != ValueKind::Tuple) {
+      fail(g, id, "args[0].node",
+           "= '" + printable(tuple.name) + "' whose val is " + std::string(value_kind_name(tuple.value_kind)) +
+               ", not a tuple (operator.getitem reads an item of a multi-output op; tensors are indexed by aten ops)");
+    }
+    if (f.index != proto::Arg::kInt) {
+      fail(g, id, "args[1]", "is " + std::string(arg_kind_name(f.index)) + "; the item index is an int");
+    }
+    const std::vector<proto::Value::KindCase>& kinds = facts.tuple_items_.at(from);
+    const int items = static_cast<int>(kinds.size());
+    if (f.item < 0 || f.item >= items) {
+      const std::string range = items == 0 ? "an empty tuple" : std::to_string(items) + " items, indices 0 to " +
+                                                                     std::to_string(items - 1);
+      fail(g, id, "args[1].int", "= " + std::to_string(f.item) + " is outside the tuple of '" +
+                                     printable(tuple.name) + "' (" + range + ")");
+    }
+    // The getitem's value is the item it reads.
+    const proto::Value::KindCase item = kinds[static_cast<size_t>(f.item)];
+    if (item != f.val) {
+      fail(g, id, "val", "is " + std::string(value_kind_name(g[id].value_kind)) + " but item " +
+                             std::to_string(f.item) + " of '" + printable(tuple.name) + "' is " +
+                             std::string(value_case_name(item)));
+    }
   }
 }
 

@@ -74,7 +74,7 @@ class Validator {
       if (g_.nodes[static_cast<size_t>(id)].input_kind == InputKind::Primal) g_.primals.push_back(id);
     }
     finish_graph();
-    check_getitems(g_);
+    check_getitems(g_, getitems_);
     if (!options_.partition_graph) check_gradient_outputs(g_);
     check_value_bytes_limit(g_);
     return std::move(g_);
@@ -215,6 +215,7 @@ class Validator {
     // dead-code elimination does not treat them as side effects.
     n.impure = pn.impure() || n.op == OpKind::Placeholder ||
                (n.op == OpKind::CallFunction && (n.is_mutable || side_effect));
+    getitems_.add(self, n, pn);
   }
 
   // Names, targets, keys, tags and paths are one-line identifiers: a
@@ -375,6 +376,7 @@ class Validator {
   RefBlockWriter refs_;
   std::vector<NodeId> inputs_, positional_;
   std::vector<std::pair<const proto::Arg*, int>> walk_stack_;
+  GetitemFacts getitems_;  // what check_getitems reads of the records
   // The targets seen, with their pooled packets and side-effect flags.
   NameIndex seen_targets_;
   std::vector<TargetInfo> targets_;

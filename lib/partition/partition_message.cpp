@@ -1,5 +1,7 @@
 #include "partition/partition_message.h"
 
+#include <stdexcept>
+
 #include "graph/arena_graph.h"
 #include "graph/record_store.h"
 #include "node_records.pb.h"
@@ -104,17 +106,54 @@ static_assert(same_number(proto::PartitionNodeRecords::kForwardFieldNumber, prot
                   same_number(proto::GraphNodeRecords::kNodesFieldNumber, proto::Graph::kNodesFieldNumber),
               "node_records.proto must number its fields as graph.proto does");
 
+// placeholder_node's record, built from node `id`'s record through
+// NodeFields (the same fields, the value's bytes as stored; a test checks
+// that NodeFields numbers every field of Node as graph.proto does): decoding the
+// whole node, value and args included, was most of the binary write's
+// instructions on gpt2_124m. The messages are the caller's, reused.
+class PlaceholderWriter {
+ public:
+  void write(const Graph& g, NodeId id, std::string& out) {
+    g.record_bytes(id, bytes_);
+    if (!source_.ParseFromString(bytes_)) throw std::logic_error("partition writer: a stored record does not parse");
+    placeholder_.Clear();
+    placeholder_.set_name(source_.name());
+    placeholder_.set_op("placeholder");
+    placeholder_.set_target(source_.name());
+    if (source_.has_val()) placeholder_.set_val(source_.val());
+    placeholder_.set_partitioner_tag(source_.partitioner_tag());
+    placeholder_.set_module_path(source_.module_path());
+    out.clear();
+    placeholder_.SerializeToString(&out);
+  }
+
+ private:
+  std::string bytes_;
+  proto::NodeFields source_, placeholder_;
+};
+
 // Binary output in pieces: the skeleton (every field but the nodes), then
 // PartitionNodeRecords messages that each hold a batch of forward or
 // backward node records as bytes (node_records.proto). Protobuf parses
 // concatenated messages as one (repeated fields append, message fields
 // merge), so the pieces parse as partition_message's message. The records
 // are copied as stored, not decoded and encoded again, which on gpt2_l96
-// takes the write from 44 ms to 17 ms on the 2-core VM. The batch's strings are reused batch after
-// batch, so the scratch stays in cache.
+// takes the write from 44 ms to 17 ms on the 2-core VM. The batch's strings
+// are reused batch after batch, so the scratch stays in cache, and so is
+// the buffer the pieces pass through on their way to `write`.
 class ChunkWriter {
  public:
-  explicit ChunkWriter(std::string& out) : out_(out) {}
+  // The buffer is reserved once: grown piece by piece it moved into fresh
+  // memory at each doubling.
+  explicit ChunkWriter(const std::function<void(std::string_view)>& write) : write_(write) {
+    buffer_.reserve(2 * kFlushBytes);
+  }
+  // Every output passes through here, the skeleton first.
+  void append(const google::protobuf::Message& piece) {
+    append_binary(piece, buffer_, "Partition");
+    check_message_size(written_ + buffer_.size(), "Partition");
+    if (buffer_.size() >= kFlushBytes) flush_buffer();
+  }
   // Nodes from here on go to the backward graph (else the forward).
   void start(bool backward) {
     flush();
@@ -128,48 +167,66 @@ class ChunkWriter {
   }
   void flush() {
     if (graph_ == nullptr || graph_->nodes_size() == 0) return;
-    append_binary(chunk_, out_, "Partition");
+    append(chunk_);
     graph_->mutable_nodes()->Clear();  // keeps the cleared strings for reuse
+  }
+  // The last batch, and the buffer to `write`.
+  void finish() {
+    flush();
+    flush_buffer();
   }
 
  private:
+  void flush_buffer() {
+    if (buffer_.empty()) return;
+    write_(buffer_);
+    written_ += buffer_.size();
+    buffer_.clear();
+  }
+
+  // The batch size shapes the output's bytes (each batch is a message of
+  // its own): changing it changes the file, not what it parses as.
   static constexpr int kBatch = 128;  // ~20 KB of records
-  std::string& out_;
+  // Small enough that the buffer stays a few pages (each fresh page cost
+  // ~12 us on the 2-core VM); a write() per 32 KiB or so.
+  static constexpr size_t kFlushBytes = 32 << 10;
+  const std::function<void(std::string_view)>& write_;
+  std::string buffer_;
+  uint64_t written_ = 0;
   proto::PartitionNodeRecords chunk_;
   proto::GraphNodeRecords* graph_ = nullptr;
 };
 
-std::string serialize_binary_partition(const Graph& g, const Classification& c, const Extraction& e,
-                                       const Settings& s) {
+void write_binary_partition(const Graph& g, const Classification& c, const Extraction& e, const Settings& s,
+                            const std::function<void(std::string_view)>& write) {
   const proto::Partition skeleton = partition_skeleton(g, c, e, s);
   const PartitionLayout l = partition_layout(g, c, e);
-  // The output's size, about: the string then grows at most once (each
-  // growth copies it into fresh pages).
-  size_t size = skeleton.ByteSizeLong();
-  for (const auto* ids : {&l.forward_nodes, &l.backward_inputs, &l.backward_nodes}) {
-    for (NodeId id : *ids) size += g.record_size(id) + 8;
-  }
-  std::string out;
-  out.reserve(size + size / 8);
-  append_binary(skeleton, out, "Partition");
-  ChunkWriter writer(out);
+  ChunkWriter writer(write);
+  writer.append(skeleton);
   writer.start(false);
   for (NodeId id : l.forward_nodes) g.record_bytes(id, writer.next());
   encode_record(output_node(g, l.forward_outputs), writer.next());
   writer.start(true);
-  for (NodeId id : l.backward_inputs) encode_record(placeholder_node(g.record(id)), writer.next());
+  PlaceholderWriter placeholders;
+  for (NodeId id : l.backward_inputs) placeholders.write(g, id, writer.next());
   for (NodeId id : l.backward_nodes) g.record_bytes(id, writer.next());
   encode_record(output_node(g, l.backward_outputs), writer.next());
-  writer.flush();
-  return out;
+  writer.finish();
 }
 
 }  // namespace
 
 std::string serialize_partition(const Graph& g, const Classification& c, const Extraction& e, const Settings& s,
                                 Format format) {
-  if (format == Format::Binary) return serialize_binary_partition(g, c, e, s);
-  return serialize_message(*partition_message(g, c, e, s), format);
+  std::string out;
+  write_partition(g, c, e, s, format, [&out](std::string_view piece) { out.append(piece); });
+  return out;
+}
+
+void write_partition(const Graph& g, const Classification& c, const Extraction& e, const Settings& s, Format format,
+                     const std::function<void(std::string_view)>& write) {
+  if (format == Format::Binary) return write_binary_partition(g, c, e, s, write);
+  write(serialize_message(*partition_message(g, c, e, s), format));
 }
 
 }  // namespace pt

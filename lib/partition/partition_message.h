@@ -4,8 +4,10 @@
 // gradients), each a valid graph in the joint graph's schema.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "graph/graph.h"
@@ -26,6 +28,12 @@ std::shared_ptr<proto::Partition> partition_message(const Graph& g, const Classi
 // InputError above protobuf's 2 GiB for binary and JSON.
 std::string serialize_partition(const Graph& g, const Classification& c, const Extraction& e, const Settings& s,
                                 Format format);
+// The same bytes passed to `write` in pieces: binary output about 32 KiB
+// at a time through one reused buffer (the whole output in one string cost
+// a fresh page per 4 KiB, a tenth of gpt2_l96's run on the 2-core VM),
+// text and JSON whole.
+void write_partition(const Graph& g, const Classification& c, const Extraction& e, const Settings& s, Format format,
+                     const std::function<void(std::string_view)>& write);
 
 // The parts partition_message assembles.
 //

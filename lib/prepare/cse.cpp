@@ -103,9 +103,12 @@ class KeyTable {
 // the 170-290 ms CSE stage in some runs on the measured VM.
 class SignatureTable {
  public:
+  // At most three quarters full (`expected` is every node; only those
+  // that take part are inserted): at half full, gpt2_l96's table was
+  // 512 KiB where 256 KiB does.
   explicit SignatureTable(size_t expected) {
     size_t cap = 16;
-    while (cap < 2 * expected) cap *= 2;
+    while (cap * 3 < 4 * expected) cap *= 2;
     slots_.assign(cap, 0);
   }
 
@@ -138,7 +141,7 @@ class SignatureTable {
   void keyed() { slots_[at_] = slots_[at_] >> 32 << 32 | static_cast<uint32_t>(kNoNode); }
 
  private:
-  std::vector<uint64_t> slots_;  // power-of-two size, at most half full (one slot per node)
+  std::vector<uint64_t> slots_;  // power-of-two size, at most 3/4 full (one slot per node)
   size_t at_ = 0;                // the slot find_or_insert last returned
 };
 
@@ -162,20 +165,16 @@ uint64_t signature(uint64_t seed, const Node& n, const std::vector<NodeId>& kept
 
 // What the walk in cse_merge_targets reads of each node that no merge
 // changes, found for every node before it: whether the node can take part
-// (present, and not never_merged but for the output aliases, which the
-// alias pass finds meanwhile), the mutation region it lies in, and its
-// signature's seed. At 10^6 nodes the packet lookups, the mutation test and
-// the packet hashes were a fifth of CSE and the alias pass (44-50 ms)
-// another, one after the other on one core; side by side, CSE with the
-// alias pass went 203-225 -> 161-166 ms (warm, one process each).
+// (present, and not never_merged but for the output aliases), the mutation
+// region it lies in, and its signature's seed. The walk's look-ahead reads
+// them again for the node kLookAhead places on.
 struct NodeTraits {
   std::vector<uint8_t> takes_part;
   std::vector<uint64_t> seed;    // of the nodes that take part
   std::vector<int32_t> region;  // of the present nodes: mutation nodes up to and including it
 };
 
-// Fills `t`, whose arrays the caller allocated (on the thread that frees
-// them, so that they come from its malloc arena, not the second thread's).
+// Fills `t`, whose arrays the caller sized.
 void fill_node_traits(const Graph& g, const Flags& present, const OpClasses& ops, NodeTraits& t) {
   int32_t region = 0;
   for (NodeId id = 0; id < g.size(); ++id) {
@@ -213,8 +212,9 @@ std::vector<NodeId> cse_merge_targets(const Graph& g, const Flags& present, cons
   SignatureTable first_of(static_cast<size_t>(count));
   KeyTable seen(64);
   std::string key;
+  CseKeyScratch record;
   auto add_key = [&](NodeId id, int64_t region) {
-    if (!cse_key(g, id, kept_as, key)) return;  // a NaN argument: equal to nothing
+    if (!cse_key(g, id, kept_as, key, record)) return;  // a NaN argument: equal to nothing
     bool fresh = false;
     KeyTable::Entry& e = seen.find_or_insert(key, id, region, fresh);
     if (fresh) return;

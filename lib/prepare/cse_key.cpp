@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <stdexcept>
 #include <string_view>
 
 namespace pt {
@@ -126,8 +127,10 @@ bool write_arg(const proto::Arg& root, NodeRefs refs, size_t& next, KeyWriter& w
   return true;
 }
 
-bool write_key(const Graph& g, NodeId id, KeyWriter& w) {
-  const proto::Node& pn = g.record(id);
+bool write_key(const Graph& g, NodeId id, KeyWriter& w, CseKeyScratch& scratch) {
+  g.record_bytes(id, scratch.bytes);
+  proto::NodeCall& pn = scratch.call;
+  if (!pn.ParseFromString(scratch.bytes)) throw std::logic_error("cse: a stored record does not parse");
   const NodeRefs refs = g[id].inputs;
   size_t next = 0;
   w.text(pn.target());
@@ -138,7 +141,7 @@ bool write_key(const Graph& g, NodeId id, KeyWriter& w) {
   // Kwargs by key: the order a map gives is not part of the identity.
   w.u32(static_cast<uint32_t>(pn.kwargs().size()));
   if (pn.kwargs().empty()) return true;
-  for (const auto& [k, v] : kwargs_by_key(pn)) {
+  for (const auto& [k, v] : kwargs_by_key(pn.kwargs())) {
     w.text(*k);
     if (!write_arg(*v, refs, next, w)) return false;
   }
@@ -148,9 +151,14 @@ bool write_key(const Graph& g, NodeId id, KeyWriter& w) {
 }  // namespace
 
 bool cse_key(const Graph& g, NodeId id, const std::vector<NodeId>& kept_as, std::string& out) {
+  CseKeyScratch scratch;
+  return cse_key(g, id, kept_as, out, scratch);
+}
+
+bool cse_key(const Graph& g, NodeId id, const std::vector<NodeId>& kept_as, std::string& out, CseKeyScratch& scratch) {
   out.clear();
   KeyWriter w(out, kept_as);
-  return write_key(g, id, w);
+  return write_key(g, id, w, scratch);
 }
 
 }  // namespace pt

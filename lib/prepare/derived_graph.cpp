@@ -6,21 +6,18 @@
 #include <utility>
 #include <vector>
 
-#include "graph/arena_graph.h"
+#include "graph/record_store.h"
+#include "node_records.pb.h"
 
 namespace pt {
 
 namespace {
 
-// Node `id`'s record as a copy in the overlay, which the caller may change
-// (the copy made on the first change; later changes edit the same copy).
-proto::Node& own_record(DerivedGraph& d, NodeId id) {
-  Node& n = d.graph.nodes[static_cast<size_t>(id)];
-  if (n.record_index < 0) return *d.overlay->mutable_nodes(-1 - n.record_index);
-  proto::Node* copy = d.overlay->add_nodes();
-  d.graph.record_into(id, *copy);
-  n.record_index = -d.overlay->nodes_size();
-  return *copy;
+// Makes `record` node `id`'s record: appended to the overlay (a record
+// changed twice leaves its first change unread there).
+void set_record(DerivedGraph& d, NodeId id, const proto::Node& record) {
+  d.overlay->append(record);
+  d.graph.nodes[static_cast<size_t>(id)].record_index = -d.overlay->size();
 }
 
 // What both variants share: the header, the new ids, the name index remap.
@@ -31,7 +28,7 @@ struct Plan {
 
 DerivedGraph begin_derived(const Graph& g, const Flags& keep, Plan& plan) {
   DerivedGraph d;
-  d.overlay = new_arena_graph();
+  d.overlay = std::make_shared<RecordStore>();
   Graph& out = d.graph;
   out.header = g.header;
   out.records = g.records;
@@ -103,20 +100,26 @@ void rename_refs(proto::Arg& arg, const MergedNames& merged) {
 // record is one of the node's inputs (validation), so a reference is
 // compared with the names of the few merged inputs.
 std::vector<int> renamed_records(const Graph& g, const std::vector<NodeId>& ids, const std::vector<NodeId>& kept_as,
-                                 proto::Graph& overlay) {
+                                 RecordStore& overlay) {
   std::vector<int> out;
   out.reserve(ids.size());
   MergedNames merged;
+  // Only the call changes: the record is read through NodeCall, its value
+  // and tags kept as their bytes (node_records.proto), as the partition
+  // writer keeps them.
+  std::string bytes;
+  proto::NodeCall copy;
   for (NodeId id : ids) {
     merged.clear();
     for (NodeId in : g[id].inputs) {
       if (kept_as[in] != in) merged.emplace_back(g[in].name, g[kept_as[in]].name);
     }
-    proto::Node& copy = *overlay.add_nodes();
-    g.record_into(id, copy);
+    g.record_bytes(id, bytes);
+    if (!copy.ParseFromString(bytes)) throw std::logic_error("prepare: a stored record does not parse");
     for (proto::Arg& arg : *copy.mutable_args()) rename_refs(arg, merged);
     for (auto& [key, arg] : *copy.mutable_kwargs()) rename_refs(arg, merged);
-    out.push_back(-overlay.nodes_size());
+    overlay.append(copy);
+    out.push_back(-overlay.size());
   }
   return out;
 }
@@ -207,7 +210,9 @@ DerivedGraph derive_graph_consuming(Graph& g, const Flags& keep, const std::vect
 
 void set_recompute_tag(DerivedGraph& d, NodeId id, Recompute tag, const std::string& text) {
   d.graph.nodes[id].recompute = tag;
-  own_record(d, id).set_recompute(text);
+  proto::Node record = d.graph.record(id);
+  record.set_recompute(text);
+  set_record(d, id, record);
 }
 
 }  // namespace pt

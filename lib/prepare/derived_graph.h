@@ -16,7 +16,7 @@ namespace pt {
 
 struct DerivedGraph {
   Graph graph;
-  std::shared_ptr<proto::Graph> overlay;  // the same object as graph.overlay, writable
+  std::shared_ptr<RecordStore> overlay;  // the same object as graph.overlay, writable
 };
 
 // The nodes with `keep[id]`, in graph order; references rewritten to

@@ -1,7 +1,8 @@
 // graph/output_batch.h: outputs land in place only on commit, with exactly
 // the bytes given; a batch dropped or failing leaves neither targets nor
 // temporaries behind, a failing write is an InputError naming the file, and
-// a symbolic link's file is replaced while the link stays.
+// a symbolic link's file is replaced while the link stays. A streamed
+// output exists only as its temporary until commit.
 #include <doctest/doctest.h>
 
 #include <csignal>
@@ -72,6 +73,47 @@ TEST_CASE("outputs land in place on commit, byte for byte, and nothing exists be
   CHECK(pt::test::read_all(dir.file("big.bin")) == big);
   CHECK(pt::test::read_all(dir.file("small.txt")) == "end\n");
   CHECK(files_in(dir.path()) == 2);  // no temporaries left
+}
+
+TEST_CASE("a streamed output is only a temporary until commit, then the pieces in order") {
+  pt::test::TempDir dir;
+  const std::string big = sample_bytes(1'000'000);
+  {
+    pt::OutputBatch batch;
+    batch.add(dir.file("streamed.bin"), [&](const pt::OutputBatch::Sink& write) {
+      for (size_t at = 0; at < big.size(); at += 70'000) write(std::string_view(big).substr(at, 70'000));
+    });
+    CHECK(files_in(dir.path()) == 1);  // the temporary
+    CHECK(!std::filesystem::exists(dir.file("streamed.bin")));
+    // Not a regular file: rendered into memory, written on commit.
+    batch.add("/dev/null", [](const pt::OutputBatch::Sink& write) { write("into memory"); });
+    batch.commit();
+  }
+  CHECK(pt::test::read_all(dir.file("streamed.bin")) == big);
+  CHECK(files_in(dir.path()) == 1);
+}
+
+TEST_CASE("a streamed output that fails leaves nothing: a refused write names the file, a throwing render") {
+  pt::test::TempDir dir;
+  const std::string big = sample_bytes(300'000);
+  {
+    const FileSizeLimit limit(100'000);
+    pt::OutputBatch batch;
+    CHECK_THROWS_WITH_AS(batch.add(dir.file("whole.bin"), [&](const pt::OutputBatch::Sink& write) { write(big); }),
+                         doctest::Contains((dir.file("whole.bin") + ": cannot write: File too large").c_str()),
+                         pt::InputError);
+  }
+  CHECK(files_in(dir.path()) == 0);
+  {
+    pt::OutputBatch batch;
+    CHECK_THROWS_AS(batch.add(dir.file("half.bin"),
+                              [](const pt::OutputBatch::Sink& write) {
+                                write("half");
+                                throw std::runtime_error("render failed");
+                              }),
+                    std::runtime_error);
+  }
+  CHECK(files_in(dir.path()) == 0);
 }
 
 TEST_CASE("a batch dropped before commit leaves nothing") {
