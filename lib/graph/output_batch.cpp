@@ -129,7 +129,10 @@ void OutputBatch::add(const std::string& path, const std::function<void(const Si
     pending_.push_back({std::move(target), std::move(contents), {}});
     return;
   }
-  auto [temporary, fd] = make_temporary(target.write, watcher_);
+  // Not a structured binding: clang before 16 cannot capture one (below).
+  const auto made = make_temporary(target.write, watcher_);
+  const auto& temporary = made.first;
+  const int fd = made.second;
   // Listed before anything is written: a failure below leaves the
   // temporary to remove_temporaries.
   pending_.push_back({std::move(target), {}, temporary, true});
