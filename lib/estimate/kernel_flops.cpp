@@ -122,8 +122,9 @@ std::vector<ConvolutionWork> convolution_kernels(const Graph& g, NodeId id) {
   const int64_t channels = transposed ? (*w)[0] : (*w)[1];
   const bool narrow = channels < kTensorCoreChannels && !is_depthwise_convolution(g, id);
   const double x_elements = static_cast<double>(g[x_node].numel);
+  const bool half = g[x_node].size_bytes == 2 * g[x_node].numel;  // a 16-bit input
   const double pad_bytes =
-      narrow && channels > 0 && g[x_node].size_bytes == 2 * g[x_node].numel
+      narrow && channels > 0 && half
           ? x_bytes * (1 + static_cast<double>(kTensorCoreChannels) / static_cast<double>(channels))
           : 0;
   const bool depthwise = is_depthwise_convolution(g, id);
@@ -131,7 +132,6 @@ std::vector<ConvolutionWork> convolution_kernels(const Graph& g, NodeId id) {
   const int64_t group_channels = group_count > 1 && !depthwise && !transposed ? channels : 0;
   const int64_t out_channels = transposed ? (*w)[1] : (*w)[0] / std::max<int64_t>(group_count, 1);
   const int64_t width = std::min(channels, out_channels);
-  const bool half = g[x_node].size_bytes == 2 * g[x_node].numel;
   if (!backward) {
     return {{ConvolutionKernel::Forward, kernel_flops(g, id), x_bytes + weight_bytes + bytes_of(id),
              static_cast<double>(g[id].numel), narrow, pad_bytes, group_channels, width, half}};
