@@ -72,6 +72,9 @@ uint64_t padded_storage_bytes(const Graph& g, NodeId id, NodeId pad) {
   const std::optional<proto::TensorMeta> sizes = pad == kNoNode ? t : tensor_meta(g, pad);
   if (!sizes || sizes->shape_size() != t->shape_size()) return n.size_bytes;
   const std::vector<int64_t> strides = padded_strides(*t, itemsize);
+  // Strides are optional in a graph: without one per dimension there is no
+  // padded layout to read.
+  if (strides.size() != static_cast<size_t>(t->shape_size())) return n.size_bytes;
   int64_t elements = 1;
   for (int d = 0; d < t->shape_size(); ++d) {
     if (sizes->shape(d) == 0) return n.size_bytes;
