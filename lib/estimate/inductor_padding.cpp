@@ -12,12 +12,6 @@ namespace {
 constexpr int64_t kPaddingStrideThreshold = 1024;  // elements (config.padding_stride_threshold)
 constexpr int64_t kPaddingAlignmentBytes = 128;    // config.padding_alignment_bytes
 
-std::optional<proto::TensorMeta> tensor_meta(const Graph& g, NodeId id) {
-  const proto::Node pn = g.record(id);
-  if (pn.val().kind_case() != proto::Value::kTensor) return std::nullopt;
-  return pn.val().tensor();
-}
-
 bool is_channels_last_contiguous(const proto::TensorMeta& t) {
   const int n = t.shape_size();
   if ((n != 4 && n != 5) || t.stride_size() != n) return false;

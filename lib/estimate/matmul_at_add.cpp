@@ -7,12 +7,6 @@ namespace pt {
 
 namespace {
 
-std::optional<proto::TensorMeta> tensor_meta(const Graph& g, NodeId id) {
-  const proto::Node pn = g.record(id);
-  if (pn.val().kind_case() != proto::Value::kTensor) return std::nullopt;
-  return pn.val().tensor();
-}
-
 // is_expandable_to(inp, mm): trailing dimensions equal or 1, no more of them.
 bool expandable_to(const proto::TensorMeta& inp, const proto::TensorMeta& mm) {
   const int n = inp.shape_size(), m = mm.shape_size();

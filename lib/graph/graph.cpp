@@ -21,6 +21,12 @@ proto::Node Graph::record(NodeId id) const {
   return out;
 }
 
+std::optional<proto::TensorMeta> tensor_meta(const Graph& g, NodeId id) {
+  const proto::Node pn = g.record(id);
+  if (pn.val().kind_case() != proto::Value::kTensor) return std::nullopt;
+  return pn.val().tensor();
+}
+
 void Graph::record_into(NodeId id, proto::Node& out) const {
   const int k = nodes[static_cast<size_t>(id)].record_index;
   if (k >= 0) records->decode(k, out);

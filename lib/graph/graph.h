@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -179,6 +180,10 @@ struct Graph {
 // The graph as one message: its header's fields other than nodes, and its
 // nodes' records in node order (convert, and writers of whole graphs).
 std::shared_ptr<proto::Graph> graph_message(const Graph& g);
+
+// Node `id`'s tensor metadata (shape, strides, dtype), or nullopt when its
+// value is not one tensor.
+std::optional<proto::TensorMeta> tensor_meta(const Graph& g, NodeId id);
 
 // The value of kwarg `key` of `node`, or null when it has none.
 const proto::Arg* find_kwarg(const proto::Node& node, std::string_view key);
