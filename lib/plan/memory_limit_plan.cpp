@@ -229,6 +229,8 @@ void certify_plan(MemoryPlan& plan, const PlanCandidates& candidates, const Grap
     return;
   }
   const double cost = linear_seconds(m, linear_choice(m, partition_plan(prepared, base, plan.chosen)));
+  plan.linear_seconds = cost;
+  if (sol.status == ExactStatus::Optimal) plan.linear_optimum_seconds = sol.objective;
   const std::string ilp = "the ILP at the limit (" + std::string(exact_status_name(sol.status)) + ", " + rows +
                           ") costs " + human_seconds(sol.objective) + " under the linear time model, the chosen plan " +
                           human_seconds(cost);

@@ -75,6 +75,10 @@ struct MemoryPlan {
   std::string rejected_why;
   bool proven_optimal = false;             // under the linear model (certify_plan)
   std::string optimality;                  // what the choice is known to be, and how
+  // Under the linear time model: the chosen plan's cost, and the least cost
+  // GLPK proved at the limit (absent when no exact solve ran or none was
+  // proved). Their ratio bounds how far the choice can be from that optimum.
+  std::optional<double> linear_seconds, linear_optimum_seconds;
   size_t candidate_count = 0, knob_count = 0, exact_count = 0;
   double search_seconds = 0;
 };

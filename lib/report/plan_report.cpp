@@ -3,6 +3,8 @@
 #include "graph/human_units.h"
 #include "report/json_writer.h"
 
+#include <utility>
+
 namespace pt {
 
 namespace {
@@ -50,6 +52,12 @@ void write_plan_json(JsonWriter& w, const std::optional<MemoryPlan>& plan) {
   w.field("found_by", std::string(family_name(plan->chosen.family)));
   w.field("proven_optimal", plan->proven_optimal);
   w.field("optimality", plan->optimality);
+  for (const auto& [key, value] : {std::pair{"linear_seconds", plan->linear_seconds},
+                                   std::pair{"linear_optimum_seconds", plan->linear_optimum_seconds}}) {
+    w.key(key);
+    if (value) w.value(*value);
+    else w.null_value();
+  }
   candidate_json(w, "chosen", plan->chosen);
   if (plan->best_knob) candidate_json(w, "best_knob", *plan->best_knob);
   else {

@@ -42,6 +42,10 @@ TEST_CASE("--memory-limit, --set and --config give the same plan, within the lim
   CHECK(json_number(shorthand.out, "peak_bytes") <= limit);
   CHECK(json_number(shorthand.out, "memory_limit") == limit);
   CHECK(shorthand.out.find("\"found_by\"") != std::string::npos);
+  // At the default plan's peak the ILP proves its optimum: both costs are numbers.
+  CHECK(shorthand.out.find("\"linear_seconds\": null") == std::string::npos);
+  CHECK(shorthand.out.find("\"linear_optimum_seconds\": null") == std::string::npos);
+  CHECK(shorthand.out.find("\"linear_optimum_seconds\": ") != std::string::npos);
   const auto set = run_tool({"--input", kGraph, "--set", "memory_limit=" + std::to_string(limit), "--report-json", "-"});
   REQUIRE(set.exit_code == 0);
   TempDir dir;

@@ -162,6 +162,11 @@ TEST_CASE("proven optimal on a small chain; not when the ILP is off") {
   INFO(plan.optimality);
   CHECK(plan.proven_optimal);
   CHECK(plan.optimality.find("proven optimal under the linear model") != std::string::npos);
+  // The report's numbers say the same: the chosen plan costs no more than
+  // the proved optimum under the linear time model.
+  REQUIRE(plan.linear_seconds);
+  REQUIRE(plan.linear_optimum_seconds);
+  CHECK(*plan.linear_seconds <= *plan.linear_optimum_seconds * (1 + 1e-9) + 1e-12);
 
   s.set("memory_limit_ilp_time_limit", "0");
   const PlanCandidates without = plan_candidates(p.graph, s, device, {});
@@ -171,6 +176,8 @@ TEST_CASE("proven optimal on a small chain; not when the ILP is off") {
   certify_plan(off, without, p.graph, s, device, {});
   CHECK(!off.proven_optimal);
   CHECK(off.optimality.find("memory_limit_ilp_time_limit is 0") != std::string::npos);
+  CHECK(!off.linear_seconds);
+  CHECK(!off.linear_optimum_seconds);
 }
 
 // A corpus graph of a few hundred nodes, prepared, with its default plan.
