@@ -7,6 +7,12 @@ generated-code line that allocated them, plus those generated files, into
 tree).
 
   python3 python/tools/pred_memsnap.py --out $OUT --runs mlp_d2048=base+budget_0.5,gpt_d1024_l6=budget_0.1
+
+A label limit_F asks for the tool's memory_limit plan at F times the default
+plan's measured peak (measured first, as memory_limit_training.py does),
+and also writes the tool's report of that plan: the predicted live set to
+set beside the measured one. Models: those of verify_models.py and of
+memory_limit_training.py.
 """
 import argparse
 import json
@@ -19,9 +25,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import torch  # noqa: E402
 
 import measure_settings as ms  # noqa: E402
+import memory_limit_training as mlt  # noqa: E402
 import pred_measure  # noqa: E402,F401  (registers the held-out models)
-import verify_models as vm  # noqa: E402
-from partition_tool_torch import PartitionToolPartitioner, hook  # noqa: E402
+from partition_tool_torch import PartitionToolPartitioner, RecordingPartitioner, hook  # noqa: E402
 
 
 def live_at_peak(snapshot):
@@ -52,22 +58,38 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
     ap.add_argument("--runs", required=True)
+    ap.add_argument("--device", default="h100", help="the tool's device preset (step times only)")
     a = ap.parse_args()
+
+    class LimitArgs:  # what memory_limit_training's helpers read
+        device = a.device
+    mlt.ARGS = LimitArgs
     torch.backends.cuda.matmul.allow_tf32 = True
     results, files = {}, set()
     for item in a.runs.split(","):
         name, labels = item.split("=")
-        w = (vm.FAMILY_MODELS.get(name) or vm.SETTINGS_MODELS[name])()
+        w = mlt.model(name)
         params = w.params()
+        default_peak = None
         for label in labels.split("+"):
             torch._dynamo.reset()
-            p = PartitionToolPartitioner(ms.SETTINGS[label], device="h200", work_dir=f"/tmp/pt_snap/{name}/{label}",
-                                         name=name)
+            if label.startswith("limit_"):
+                if default_peak is None:
+                    c, _ = mlt.compile_plan(w, params, "default", RecordingPartitioner(os.path.join(a.out, "graphs"), name))
+                    default_peak = mlt.measure_peak(c, w, params)
+                    del c
+                    torch.cuda.empty_cache()
+                settings = {"memory_limit": int(float(label[len("limit_"):]) * default_peak)}
+            else:
+                settings = ms.SETTINGS[label]
+            work = os.path.join(a.out, "work", name, label)
+            p = PartitionToolPartitioner(settings, device=mlt.ARGS.device, work_dir=work, name=name)
             c = torch.compile(ms._copy_fn(w.fn, label.replace(".", "_")), backend="inductor", **w.compile_kwargs)
             with hook.installed(p):
                 for _ in range(3):
                     ms._zero(params)
                     ms._step(c, w.make_args(0))
+            measured = mlt.measure_peak(c, w, params)  # what memory.peak_bytes predicts
             ms._zero(params)
             args = w.make_args(0)
             torch.cuda.synchronize()
@@ -81,10 +103,16 @@ def main():
             step_peak = torch.cuda.max_memory_allocated() - before
             peak, blocks = live_at_peak(snap)
             rows = [{"bytes": b["size"], "where": where(b, files)} for b in blocks[:60]]
-            results[f"{name}/{label}"] = {"step_peak_bytes": step_peak, "trace_peak_bytes": peak,
+            report = os.path.join(work, f"{name}.report.json")
+            predicted = json.load(open(report))["memory"] if os.path.isfile(report) else None
+            results[f"{name}/{label}"] = {"measured_peak_bytes": measured, "step_peak_bytes": step_peak,
+                                          "trace_peak_bytes": peak,
+                                          "settings": settings, "default_measured_peak": default_peak,
+                                          "predicted": predicted,
                                           "live_blocks": len(blocks), "largest": rows,
                                           "saved": [r["saved"] for r in p.records]}
-            print(name, label, "step peak", step_peak / 1e9, "trace peak", peak / 1e9, flush=True)
+            print(name, label, "peak", measured / 1e9, "predicted",
+                  predicted["peak_bytes"] / 1e9 if predicted else None, "trace peak", peak / 1e9, flush=True)
             for r in rows[:25]:
                 print("   ", r["bytes"] / 1e9, r["where"], flush=True)
             ms._zero(params)
