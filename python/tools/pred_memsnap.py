@@ -75,6 +75,7 @@ def main():
             torch._dynamo.reset()
             if label.startswith("limit_"):
                 if default_peak is None:
+                    os.makedirs(os.path.join(a.out, "graphs"), exist_ok=True)
                     c, _ = mlt.compile_plan(w, params, "default", RecordingPartitioner(os.path.join(a.out, "graphs"), name))
                     default_peak = mlt.measure_peak(c, w, params)
                     del c
