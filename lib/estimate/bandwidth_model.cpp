@@ -30,6 +30,7 @@ Materialized materialized_rules(const BandwidthOptions& o) {
   m.reuse_freed_buffers = o.reuse_freed_buffers;
   m.pointwise_tag_fuses = o.pointwise_tag_fuses;
   m.fuse_scatter_copies = o.fuse_scatter_copies;
+  m.kernels_run_whole = o.kernels_run_whole;
   return m;
 }
 

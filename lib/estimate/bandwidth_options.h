@@ -136,6 +136,13 @@ struct BandwidthOptions {
   // allocates ten layers' LayerNorm-backward values at once, 0.28 GB the
   // model missed). Off: each value is allocated at its own node.
   bool allocate_at_kernel_launch = true;
+  // Peak memory: a backward kernel runs whole, once what it reads from
+  // outside is ready, and its readers after it (estimate/kernel_order.h:
+  // Inductor's scheduler orders fused nodes so; the recomputed SiLU output
+  // fused with its backward holds a mixture-of-experts buffer longer).
+  // Needs allocate_at_kernel_launch. Off: kernels' nodes run where PyTorch
+  // emits them.
+  bool kernels_run_whole = true;
   // Peak memory, three rules of Inductor's code generation
   // (estimate/peak_memory.cpp says why): a matmul whose only reader is an
   // add runs at that add, as Inductor's addmm (estimate/matmul_at_add.h);

@@ -9,6 +9,7 @@
 #include "estimate/pass_simulation.h"
 #include "estimate/buffer_reuse.h"
 #include "estimate/inductor_padding.h"
+#include "estimate/kernel_order.h"
 #include "estimate/matmul_at_add.h"
 #include "estimate/pass_trace.h"
 #include "estimate/scatter_copies.h"
@@ -109,6 +110,8 @@ PeakMemory simulate_backward_peak(const Graph& g, const Classification& c, const
     if (views_graph_input(g, node_ops, graph_input, id)) bw_retained[id] = true;
   }
   if (rules.matmul_at_add) run_matmuls_at_their_adds(g, node_ops, bw_retained, bw_order);
+  // Kernels that read each other (a cycle) keep the emitted order.
+  if (rules.kernels_run_whole) run_kernels_whole(g, node_ops, kernel, bw_input, bw_order);
   uint64_t live = forward.live_after;
   for (NodeId id : e.grad_inputs) {
     if (g[id].input_kind == InputKind::Tangent) live += g[id].size_bytes;

@@ -61,6 +61,8 @@ struct Materialized {
   // kernel's outputs before launching it (peak_memory.cpp says why). Empty:
   // each value at its own node.
   std::vector<int32_t> backward_kernel;
+  // The backward's kernels run whole (estimate/kernel_order.h).
+  bool kernels_run_whole = false;
   // Three rules of Inductor's code generation (each with its reason in
   // peak_memory.cpp; BandwidthOptions' keys of the same names turn them off;
   // false here, on in the report): a matmul whose only reader is an add runs

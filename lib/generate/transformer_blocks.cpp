@@ -5,10 +5,6 @@
 
 namespace pt::gen {
 
-namespace {
-constexpr const char* kFloat = "float32";
-}  // namespace
-
 Ref linear_forward(AtenOps& o, Ref x, Ref w, Ref b, Linear& saved) {
   saved.x = x;
   saved.wt = o.permute(w, {1, 0});

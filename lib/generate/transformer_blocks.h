@@ -9,6 +9,9 @@
 
 namespace pt::gen {
 
+// The dtype name of the blocks' float32 statistics and masks.
+inline constexpr const char* kFloat = "float32";
+
 // y = x @ w.T + b on a 2-D x [N, in] (addmm).
 struct Linear {
   Ref x = kNone;

@@ -23,8 +23,6 @@ std::string bytes_text(long double bytes) {
   return buf;
 }
 
-constexpr const char* kFloat = "float32";
-
 struct BlockParams {
   Ref ln1_w, ln1_b, qkv_w, qkv_b, proj_w, proj_b, ln2_w, ln2_b, fc_w, fc_b, fc2_w, fc2_b;
 };

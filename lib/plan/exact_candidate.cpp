@@ -54,6 +54,49 @@ PartitionResult extract_answer(const Graph& g, const PartitionResult& lent, cons
   }
 }
 
+// The row learned from a plan that does not fit, made a cut of that plan
+// alone. Its baseline is what the plan's run holds beyond its terms, and a
+// run that orders kernels differently (estimate/kernel_order.h) can hold
+// there what the reference plan never does: uncapped, such a row held the
+// reference plan above its own simulated peak and made every plan
+// infeasible at a limit the reference plan fits. So, as for the model's own
+// rows (linear_plan_model.cpp), the baseline comes down until the reference
+// plan is at most its simulated peak there; what that takes off the plan
+// goes to the terms of the choices where it differs from the reference
+// plan, by their bytes, so that the row still holds the plan at its
+// simulated peak.
+void cut_plan_only(const LinearPlanModel& m, const LinearChoice& choice, uint64_t plan_peak, LinearStep& row) {
+  const uint64_t reference = step_bytes(row, m.reference);
+  if (reference <= m.reference_peak) return;
+  row.baseline -= std::min(row.baseline, reference - m.reference_peak);
+  const uint64_t plan = step_bytes(row, choice);
+  if (plan >= plan_peak) return;
+  std::vector<std::pair<int32_t, bool>> causes;  // (value, saved)
+  uint64_t weight = 0;
+  for (size_t v = 0; v < m.values.size(); ++v) {
+    const bool saved = choice.saved[v] && !m.reference.saved[v];
+    const bool recomputed = choice.recomputed[v] && !m.reference.recomputed[v];
+    if ((!saved && !recomputed) || m.bytes[v] == 0) continue;
+    causes.emplace_back(static_cast<int32_t>(v), saved);
+    weight += m.bytes[v];
+  }
+  const uint64_t extra = plan_peak - plan;
+  uint64_t given = 0;
+  for (size_t i = 0; i < causes.size(); ++i) {
+    const int32_t v = causes[i].first;
+    const bool saved = causes[i].second;
+    const uint64_t share = i + 1 == causes.size()
+                               ? extra - given
+                               : static_cast<uint64_t>(static_cast<long double>(extra) * m.bytes[static_cast<size_t>(v)] /
+                                                       static_cast<long double>(weight));
+    given += share;
+    std::vector<LinearTerm>& terms = saved ? row.saved : row.recomputed;
+    auto term = std::find_if(terms.begin(), terms.end(), [&](const LinearTerm& t) { return t.value == v; });
+    if (term == terms.end()) term = terms.insert(terms.end(), {v, 0});
+    term->bytes += share;
+  }
+}
+
 }  // namespace
 
 ExactCandidate exact_candidate(const Graph& prepared, const PartitionResult& lent, const Settings& s,
@@ -87,7 +130,9 @@ ExactCandidate exact_candidate(const Graph& prepared, const PartitionResult& len
     }
     out.plan = c;
     if (c.peak_bytes <= limit) break;
-    m.steps.push_back(simulated_row(prepared, m, timeline, timeline.peak_step, out.solution.choice));
+    LinearStep row = simulated_row(prepared, m, timeline, timeline.peak_step, out.solution.choice);
+    cut_plan_only(m, out.solution.choice, c.peak_bytes, row);
+    m.steps.push_back(std::move(row));
     ++m.learned_rows;
     ++out.rows_learned;
   }

@@ -276,6 +276,7 @@ LinearPlanModel build_linear_model(const Graph& prepared, const PartitionResult&
   find_values(g, ref, own, m);
   find_costs(g, ref, s, device, o, own, m);
   const uint64_t simulated = find_steps(g, ref, s, device, o, own, m);
+  m.reference_peak = simulated;
   // Each row reads the reference plan's simulated bytes at its step, but
   // where its terms alone exceed them (the model counts some bytes twice
   // that the simulation shares: a saved view and its base, a fused value

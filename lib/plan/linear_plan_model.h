@@ -98,6 +98,7 @@ struct LinearPlanModel {
   // holds beyond the terms of backward_row (plan/peak_rows.h).
   LinearChoice reference;
   std::vector<uint64_t> reference_baseline;
+  uint64_t reference_peak = 0;               // its simulated peak
   std::vector<NodeId> saved_symbols;         // saved by every plan (the reference plan's)
   // The forward's graph inputs, offered to every plan's backward: they
   // hold memory all step anyway, and the extraction drops those unread.

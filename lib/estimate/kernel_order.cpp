@@ -1,0 +1,140 @@
+#include "estimate/kernel_order.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+namespace pt {
+
+namespace {
+
+// Inductor's can_fusion_increase_peak_memory keeps nodes more than 64
+// scheduler nodes apart out of one kernel; as in sibling_fusion.cpp, 64
+// scheduler nodes are taken as 256 graph nodes. The bandwidth model's
+// kernels can be wider (a column reduction summed over every layer, one
+// layer's softmax recomputed beside another's backward): run whole, they
+// held values of every layer to the backward's end (moe_top2 under a
+// memory limit: 2.79 GB predicted, 1.83 GB measured).
+constexpr int32_t kWidestKernel = 256;
+
+// Per position of `order`, the kernel its node runs in (-1: its own).
+std::vector<int32_t> kernels_at(const Graph& g, const NodeOpClasses& ops, const std::vector<int32_t>& kernel,
+                                const Flags& is_input, const std::vector<NodeId>& order,
+                                const std::vector<int32_t>& position) {
+  std::vector<int32_t> at(order.size(), -1);
+  for (size_t i = 0; i < order.size(); ++i) {
+    const NodeId id = order[i];
+    if (is_input[id]) continue;
+    if (static_cast<size_t>(id) < kernel.size() && kernel[id] >= 0) {
+      at[i] = kernel[id];
+      continue;
+    }
+    // A view (or getitem) of one kernel's values alone is part of that
+    // kernel: Inductor indexes through it inside the kernel, and on its own
+    // it would stand between the kernel's nodes.
+    if (!ops.is_view(id) && g[id].packet != "operator.getitem") continue;
+    int32_t k = -1;
+    bool one = true;
+    for (NodeId x : g[id].inputs) {
+      const int32_t p = position[x];
+      if (p < 0 || is_input[x]) continue;
+      const int32_t kx = at[static_cast<size_t>(p)];
+      if (kx < 0 || (k >= 0 && kx != k)) one = false;
+      k = kx;
+    }
+    if (one) at[i] = k;
+  }
+  std::unordered_map<int32_t, std::pair<int32_t, int32_t>> span;  // per kernel: first and last position
+  for (size_t i = 0; i < order.size(); ++i) {
+    if (at[i] < 0) continue;
+    const auto p = static_cast<int32_t>(i);
+    span.try_emplace(at[i], p, p).first->second.second = p;
+  }
+  for (int32_t& k : at) {
+    if (k < 0) continue;
+    const auto [first, last] = span[k];
+    if (last - first > kWidestKernel) k = -1;
+  }
+  return at;
+}
+
+}  // namespace
+
+bool run_kernels_whole(const Graph& g, const NodeOpClasses& ops, const std::vector<int32_t>& kernel,
+                       const Flags& is_input, std::vector<NodeId>& order) {
+  if (kernel.empty() || order.empty()) return true;
+  std::vector<int32_t> position(static_cast<size_t>(g.size()), -1);
+  for (size_t i = 0; i < order.size(); ++i) position[order[i]] = static_cast<int32_t>(i);
+  const std::vector<int32_t> kernel_at = kernels_at(g, ops, kernel, is_input, order, position);
+
+  // Units in the order of their first nodes; a unit's members by position.
+  std::vector<int32_t> unit_at(order.size());
+  std::vector<std::vector<int32_t>> members;
+  std::unordered_map<int32_t, int32_t> unit_of_kernel;
+  for (size_t i = 0; i < order.size(); ++i) {
+    int32_t u = static_cast<int32_t>(members.size());
+    if (kernel_at[i] >= 0) {
+      const auto [it, added] = unit_of_kernel.emplace(kernel_at[i], u);
+      u = it->second;
+      if (added) members.emplace_back();
+    } else {
+      members.emplace_back();
+    }
+    unit_at[i] = u;
+    members[static_cast<size_t>(u)].push_back(static_cast<int32_t>(i));
+  }
+  if (members.size() == order.size()) return true;  // no kernel of two nodes
+
+  // The units a unit reads from, by their first nodes.
+  auto dependencies = [&](int32_t u) {
+    std::vector<int32_t> deps;
+    for (int32_t i : members[static_cast<size_t>(u)]) {
+      const NodeId id = order[static_cast<size_t>(i)];
+      if (is_input[id]) continue;  // computed before the pass
+      for (NodeId x : g[id].inputs) {
+        const int32_t p = position[x];
+        if (p < 0) continue;
+        const int32_t v = unit_at[static_cast<size_t>(p)];
+        if (v != u) deps.push_back(v);
+      }
+    }
+    std::sort(deps.begin(), deps.end());
+    deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
+    return deps;
+  };
+
+  // Depth first from each unit in turn, what it reads first
+  // (topological_sort_schedule).
+  enum : uint8_t { kUnseen, kOpen, kDone };
+  std::vector<uint8_t> state(members.size(), kUnseen);
+  std::vector<NodeId> out;
+  out.reserve(order.size());
+  struct Frame {
+    int32_t unit;
+    std::vector<int32_t> deps;
+    size_t next = 0;
+  };
+  std::vector<Frame> stack;
+  for (int32_t root = 0; root < static_cast<int32_t>(members.size()); ++root) {
+    if (state[static_cast<size_t>(root)] != kUnseen) continue;
+    state[static_cast<size_t>(root)] = kOpen;
+    stack.push_back({root, dependencies(root)});
+    while (!stack.empty()) {
+      Frame& f = stack.back();
+      if (f.next < f.deps.size()) {
+        const int32_t v = f.deps[f.next++];
+        if (state[static_cast<size_t>(v)] == kOpen) return false;  // kernels that read each other
+        if (state[static_cast<size_t>(v)] == kDone) continue;
+        state[static_cast<size_t>(v)] = kOpen;
+        stack.push_back({v, dependencies(v)});
+        continue;
+      }
+      for (int32_t i : members[static_cast<size_t>(f.unit)]) out.push_back(order[static_cast<size_t>(i)]);
+      state[static_cast<size_t>(f.unit)] = kDone;
+      stack.pop_back();
+    }
+  }
+  order = std::move(out);
+  return true;
+}
+
+}  // namespace pt
