@@ -119,8 +119,8 @@ def main():
             ms._zero(params)
             del c
             torch.cuda.empty_cache()
-    with open(os.path.join(a.out, "memsnap.json"), "w") as f:
-        json.dump(results, f, indent=1)
+            with open(os.path.join(a.out, "memsnap.json"), "w") as f:  # after each: a run cut short keeps its labels
+                json.dump(results, f, indent=1)
     os.makedirs(os.path.join(a.out, "code"), exist_ok=True)
     for fn in files:
         if os.path.isfile(fn):
