@@ -71,30 +71,13 @@ void cut_plan_only(const LinearPlanModel& m, const LinearChoice& choice, uint64_
   row.baseline -= std::min(row.baseline, reference - m.reference_peak);
   const uint64_t plan = step_bytes(row, choice);
   if (plan >= plan_peak) return;
-  std::vector<std::pair<int32_t, bool>> causes;  // (value, saved)
-  uint64_t weight = 0;
+  std::vector<TermCause> causes;
   for (size_t v = 0; v < m.values.size(); ++v) {
     const bool saved = choice.saved[v] && !m.reference.saved[v];
     const bool recomputed = choice.recomputed[v] && !m.reference.recomputed[v];
-    if ((!saved && !recomputed) || m.bytes[v] == 0) continue;
-    causes.emplace_back(static_cast<int32_t>(v), saved);
-    weight += m.bytes[v];
+    if ((saved || recomputed) && m.bytes[v] > 0) causes.push_back({static_cast<int32_t>(v), saved});
   }
-  const uint64_t extra = plan_peak - plan;
-  uint64_t given = 0;
-  for (size_t i = 0; i < causes.size(); ++i) {
-    const int32_t v = causes[i].first;
-    const bool saved = causes[i].second;
-    const uint64_t share = i + 1 == causes.size()
-                               ? extra - given
-                               : static_cast<uint64_t>(static_cast<long double>(extra) * m.bytes[static_cast<size_t>(v)] /
-                                                       static_cast<long double>(weight));
-    given += share;
-    std::vector<LinearTerm>& terms = saved ? row.saved : row.recomputed;
-    auto term = std::find_if(terms.begin(), terms.end(), [&](const LinearTerm& t) { return t.value == v; });
-    if (term == terms.end()) term = terms.insert(terms.end(), {v, 0});
-    term->bytes += share;
-  }
+  if (!causes.empty()) spread_over_terms(m, causes, plan_peak - plan, row);
 }
 
 }  // namespace

@@ -39,35 +39,40 @@ void raise_term(std::vector<LinearTerm>& terms, std::vector<int32_t>& at, int32_
 // reference plan's. A plan that keeps those values saved is then not held
 // to an excess it would not have. With no such value, the excess stays in
 // the baseline.
-void attribute_extra(const LinearPlanModel& m, const LinearChoice& choice, int32_t position, LinearStep& row,
-                     std::vector<int32_t>& recomputed_at) {
+void attribute_extra(const LinearPlanModel& m, const LinearChoice& choice, int32_t position, LinearStep& row) {
   const uint64_t reference = m.reference_baseline[static_cast<size_t>(position)];
   if (row.baseline <= reference) return;
-  std::vector<int32_t> causes;
-  uint64_t weight = 0;
+  std::vector<TermCause> causes;
   for (size_t v = 0; v < m.values.size(); ++v) {
     if (!choice.recomputed[v] || !m.may_recompute[v] || m.reference.recomputed[v] || m.bytes[v] == 0) continue;
     if (m.first_reader[v] > position || m.last_reader[v] < position) continue;
-    causes.push_back(static_cast<int32_t>(v));
-    weight += m.bytes[v];
+    causes.push_back({static_cast<int32_t>(v), false});
   }
   if (causes.empty()) return;
-  const uint64_t extra = row.baseline - reference;
+  spread_over_terms(m, causes, row.baseline - reference, row);
+  row.baseline = reference;
+}
+
+}  // namespace
+
+void spread_over_terms(const LinearPlanModel& m, const std::vector<TermCause>& causes, uint64_t extra,
+                       LinearStep& row) {
+  uint64_t weight = 0;
+  for (const TermCause& c : causes) weight += m.bytes[static_cast<size_t>(c.value)];
   uint64_t given = 0;
   for (size_t i = 0; i < causes.size(); ++i) {
-    const int32_t v = causes[i];
+    const int32_t v = causes[i].value;
     const uint64_t share = i + 1 == causes.size()
                                ? extra - given
                                : static_cast<uint64_t>(static_cast<long double>(extra) * m.bytes[static_cast<size_t>(v)] /
                                                        static_cast<long double>(weight));
     given += share;
-    raise_term(row.recomputed, recomputed_at, v, 0);
-    row.recomputed[static_cast<size_t>(recomputed_at[static_cast<size_t>(v)])].bytes += share;
+    std::vector<LinearTerm>& terms = causes[i].saved ? row.saved : row.recomputed;
+    auto term = std::find_if(terms.begin(), terms.end(), [&](const LinearTerm& t) { return t.value == v; });
+    if (term == terms.end()) term = terms.insert(terms.end(), {v, 0});
+    term->bytes += share;
   }
-  row.baseline = reference;
 }
-
-}  // namespace
 
 LinearStep forward_row(const LinearPlanModel& m, NodeId node) {
   LinearStep step;
@@ -123,7 +128,7 @@ LinearStep simulated_row(const Graph& g, const LinearPlanModel& m, const MemoryT
   const uint64_t terms = step_bytes(row, choice);
   row.baseline = total > terms ? total - terms : 0;
   if (position >= 0 && static_cast<size_t>(position) < m.reference_baseline.size()) {
-    attribute_extra(m, choice, position, row, recomputed_at);
+    attribute_extra(m, choice, position, row);
   }
   return row;
 }

@@ -33,6 +33,16 @@ namespace pt {
 LinearStep forward_row(const LinearPlanModel& m, NodeId node);
 LinearStep backward_row(const LinearPlanModel& m, int32_t position);
 
+// Adds `extra` bytes to the row's terms of `causes` (each a value's saved
+// term, or its recomputed one), split by the values' bytes, the last taking
+// what rounding left; a missing term is added.
+struct TermCause {
+  int32_t value = 0;
+  bool saved = false;
+};
+void spread_over_terms(const LinearPlanModel& m, const std::vector<TermCause>& causes, uint64_t extra,
+                       LinearStep& row);
+
 // The row at `step` of the simulated plan `t`, whose choice is `choice`.
 // A backward step that runs no own node of the backward (a recomputation)
 // takes the live intervals of the next own node: recomputations run just
