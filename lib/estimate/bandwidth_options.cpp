@@ -48,6 +48,8 @@ void BandwidthOptions::set(std::string_view key, std::string_view value) {
     allocate_at_kernel_launch = parse_bool(key, value);
   } else if (key == "kernels_run_whole") {
     kernels_run_whole = parse_bool(key, value);
+  } else if (key == "unroll_small_reductions") {
+    unroll_small_reductions = parse_bool(key, value);
   } else if (key == "matmul_at_add") {
     matmul_at_add = parse_bool(key, value);
   } else if (key == "padded_buffers") {
@@ -100,7 +102,7 @@ std::vector<std::string> bandwidth_option_keys() {
           "padded_buffers",            "reuse_freed_buffers",     "fuse_scatter_copies",
           "pointwise_tag_fuses",       "split_convolution_backward", "join_search_limit",
           "fuse_input_copies",         "split_reductions",        "column_reductions_start_kernels",
-          "slice_scatters_fuse",       "kernels_run_whole"};
+          "slice_scatters_fuse",       "kernels_run_whole",       "unroll_small_reductions"};
 }
 
 }  // namespace pt

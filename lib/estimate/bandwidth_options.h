@@ -80,6 +80,15 @@ struct BandwidthOptions {
   // recomputation in the backward and the backward op that reads the same
   // saved value load it once. Off: each kernel loads what it reads.
   bool merge_sibling_kernels = true;
+  // A reduction over fewer than 8 elements per output (the sum over the
+  // top-2 experts' gradients of a mixture-of-experts layer) is a pointwise
+  // op: Inductor's lowering unrolls it (config.unroll_reductions_threshold),
+  // so it fuses into its reader instead of ending its kernel. In moe_top2's
+  // backward that sum ran with its reader after the router's gradient, and
+  // the expert output it reads stayed allocated until then (on the H100:
+  // the 60% memory-limit plan's measured peak). Off: every node tagged
+  // reduction is one.
+  bool unroll_small_reductions = true;
   // Gather/index/embedding read only the elements they select, and a fused
   // chain that ends in one is evaluated at the selected positions only. Off:
   // they read their whole source.

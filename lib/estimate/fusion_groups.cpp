@@ -125,7 +125,7 @@ class Grouper {
                (o_.pad_is_pointwise && n.packet == "aten.constant_pad_nd" && !feeds_own_kernel(id)) ||
                (o_.fuse_input_copies && copies_into_input(g_, id))) {
       join_or_start(id);
-      f_.reduction[id] = n.reduction_tag;
+      f_.reduction[id] = reduces(id);
     } else {
       role = NodeRole::OwnKernel;
       f_.kernel[id] = new_kernel(id);
@@ -160,13 +160,29 @@ class Grouper {
     return false;
   }
 
+  // Whether `id` is a reduction to the kernels: tagged one, unless Inductor
+  // unrolls it into a pointwise op (unroll_small_reductions: fewer than
+  // config.unroll_reductions_threshold = 8 elements per output; a size
+  // unknown here keeps the tag).
+  bool reduces(NodeId id) const { return g_[id].reduction_tag && unrolled_extent(id) == 0; }
+  // The elements per output of a reduction Inductor unrolls, 0 for any
+  // other node.
+  uint64_t unrolled_extent(NodeId id) const {
+    const Node& n = g_[id];
+    if (!n.reduction_tag || !o_.unroll_small_reductions || !n.first_arg_is_node) return 0;
+    const uint64_t in = numel_[n.positional_inputs[0]], out = numel_[id];
+    if (in == 0 || out == 0 || in / out >= kUnrollReductionsThreshold) return 0;
+    return in / out;
+  }
+  static constexpr uint64_t kUnrollReductionsThreshold = 8;
+
   // A fusible node joins the kernel of its first fused producer it can join.
   void join_or_start(NodeId id) {
     f_.role[id] = NodeRole::Fused;
     int32_t chosen = -1;
     tried_.clear();
     const bool alone =
-        o_.column_reductions_start_kernels && g_[id].reduction_tag && column_reduction_row_bytes(g_, id) > 0;
+        o_.column_reductions_start_kernels && reduces(id) && column_reduction_row_bytes(g_, id) > 0;
     for (NodeId x : alone ? std::span<const NodeId>() : std::span<const NodeId>(g_[id].inputs)) {
       if (!in_pass(x) || f_.role[x] != NodeRole::Fused) continue;
       const int32_t k = f_.kernel[x];
@@ -243,6 +259,10 @@ class Grouper {
     }
   }
 
+  // The node a read of realize_reused's lists is of (an unrolled
+  // reduction's copies are kept as node + copy * n).
+  NodeId read_base(NodeId x) const { return static_cast<NodeId>(static_cast<size_t>(x) % n_); }
+
   // Inductor's thresholds (torch/_inductor/config.py): realize_reads_threshold
   // for a value with several readers, realize_acc_reads_threshold for any,
   // realize_opcount_threshold for the ops of any value's inlined expression.
@@ -292,6 +312,19 @@ class Grouper {
         }
       }
       sort_unique(acc);
+      // An unrolled reduction loads what its input reads once per element
+      // it sums, each at another index, and Inductor counts each such load
+      // as a read (its MemoryDeps differ by index): moe_top2's unrolled sum
+      // over the top-2 expert gradients makes the LayerNorm-backward input
+      // read 7 buffers, and Inductor realizes it. Copy c of read x is kept
+      // as x + c * n; copies of copies may coincide (then counted once).
+      if (const uint64_t k = unrolled_extent(id); k > 1) {
+        const size_t reads = acc.size();
+        for (uint64_t c = 1; c < k; ++c) {
+          for (size_t i = 0; i < reads; ++i) acc.push_back(read_base(acc[i]) + static_cast<NodeId>(c * n_));
+        }
+        sort_unique(acc);
+      }
       size_t ops = 0;
       if (count_ops) {
         if (op_weight(id) > 0) op_acc.push_back(id);
@@ -310,7 +343,7 @@ class Grouper {
       // one buffer at a varying index (OpCountResult::nontrivial_read_count:
       // a scalar's load is not counted).
       const bool long_expression =
-          ops > kMaxOps && std::count_if(acc.begin(), acc.end(), [&](NodeId x) { return numel_[x] > 1; }) > 1;
+          ops > kMaxOps && std::count_if(acc.begin(), acc.end(), [&](NodeId x) { return numel_[read_base(x)] > 1; }) > 1;
       const bool realize = acc.size() > kMaxReads || (users > 1 && acc.size() > kReuseReads) || long_expression;
       if (!realize) {
         keep_reads(id, acc.data(), std::min(acc.size(), kMaxReads + 1));

@@ -57,15 +57,14 @@ std::vector<int32_t> kernels_at(const Graph& g, const NodeOpClasses& ops, const 
   return at;
 }
 
-}  // namespace
+constexpr int kMaxSplits = 16;
 
-bool run_kernels_whole(const Graph& g, const NodeOpClasses& ops, const std::vector<int32_t>& kernel,
-                       const Flags& is_input, std::vector<NodeId>& order) {
-  if (kernel.empty() || order.empty()) return true;
-  std::vector<int32_t> position(static_cast<size_t>(g.size()), -1);
-  for (size_t i = 0; i < order.size(); ++i) position[order[i]] = static_cast<int32_t>(i);
-  const std::vector<int32_t> kernel_at = kernels_at(g, ops, kernel, is_input, order, position);
-
+// One try of run_kernels_whole: the order with each kernel of `kernel_at`
+// (per position) run whole, or, when kernels read one another in a cycle,
+// nothing and the kernels of that cycle in `cycle`.
+std::vector<NodeId> kernels_in_order(const Graph& g, const Flags& is_input, const std::vector<NodeId>& order,
+                                     const std::vector<int32_t>& position, const std::vector<int32_t>& kernel_at,
+                                     std::vector<int32_t>& cycle) {
   // Units in the order of their first nodes; a unit's members by position.
   std::vector<int32_t> unit_at(order.size());
   std::vector<std::vector<int32_t>> members;
@@ -82,7 +81,7 @@ bool run_kernels_whole(const Graph& g, const NodeOpClasses& ops, const std::vect
     unit_at[i] = u;
     members[static_cast<size_t>(u)].push_back(static_cast<int32_t>(i));
   }
-  if (members.size() == order.size()) return true;  // no kernel of two nodes
+  if (members.size() == order.size()) return order;  // no kernel of two nodes
 
   // The units a unit reads from, by their first nodes.
   auto dependencies = [&](int32_t u) {
@@ -114,6 +113,7 @@ bool run_kernels_whole(const Graph& g, const NodeOpClasses& ops, const std::vect
     size_t next = 0;
   };
   std::vector<Frame> stack;
+  auto kernel_of_unit = [&](int32_t u) { return kernel_at[static_cast<size_t>(members[static_cast<size_t>(u)][0])]; };
   for (int32_t root = 0; root < static_cast<int32_t>(members.size()); ++root) {
     if (state[static_cast<size_t>(root)] != kUnseen) continue;
     state[static_cast<size_t>(root)] = kOpen;
@@ -122,7 +122,14 @@ bool run_kernels_whole(const Graph& g, const NodeOpClasses& ops, const std::vect
       Frame& f = stack.back();
       if (f.next < f.deps.size()) {
         const int32_t v = f.deps[f.next++];
-        if (state[static_cast<size_t>(v)] == kOpen) return false;  // kernels that read each other
+        if (state[static_cast<size_t>(v)] == kOpen) {  // the open units from v up read one another
+          bool on_cycle = false;
+          for (const Frame& c : stack) {
+            on_cycle = on_cycle || c.unit == v;
+            if (on_cycle && kernel_of_unit(c.unit) >= 0) cycle.push_back(kernel_of_unit(c.unit));
+          }
+          return {};
+        }
         if (state[static_cast<size_t>(v)] == kDone) continue;
         state[static_cast<size_t>(v)] = kOpen;
         stack.push_back({v, dependencies(v)});
@@ -133,8 +140,49 @@ bool run_kernels_whole(const Graph& g, const NodeOpClasses& ops, const std::vect
       stack.pop_back();
     }
   }
-  order = std::move(out);
-  return true;
+  return out;
+}
+
+}  // namespace
+
+bool run_kernels_whole(const Graph& g, const NodeOpClasses& ops, const std::vector<int32_t>& kernel,
+                       const Flags& is_input, std::vector<NodeId>& order) {
+  if (kernel.empty() || order.empty()) return true;
+  std::vector<int32_t> position(static_cast<size_t>(g.size()), -1);
+  for (size_t i = 0; i < order.size(); ++i) position[order[i]] = static_cast<int32_t>(i);
+  std::vector<int32_t> kernel_at = kernels_at(g, ops, kernel, is_input, order, position);
+  bool whole = true;
+  for (int split = 0;; ++split) {
+    std::vector<int32_t> cycle;
+    std::vector<NodeId> out = kernels_in_order(g, is_input, order, position, kernel_at, cycle);
+    if (out.size() == order.size()) {
+      order = std::move(out);
+      return whole;
+    }
+    // Kernels that read one another in a cycle: the widest of them runs
+    // node by node (the bandwidth model's kernels are wider than
+    // Inductor's, which never fuses into a cycle: a sibling merge can join
+    // a layer's recomputation with its backward), and the rest try again.
+    // Each try is a pass over the order, so after kMaxSplits the order
+    // stays as emitted.
+    whole = false;
+    if (split == kMaxSplits || cycle.empty()) return false;
+    std::unordered_map<int32_t, std::pair<int32_t, int32_t>> span;  // first and last position
+    for (int32_t k : cycle) span.emplace(k, std::pair<int32_t, int32_t>(-1, -1));
+    for (size_t i = 0; i < kernel_at.size(); ++i) {
+      const auto it = kernel_at[i] < 0 ? span.end() : span.find(kernel_at[i]);
+      if (it == span.end()) continue;
+      if (it->second.first < 0) it->second.first = static_cast<int32_t>(i);
+      it->second.second = static_cast<int32_t>(i);
+    }
+    int32_t widest = cycle.front();
+    for (int32_t k : cycle) {
+      if (span[k].second - span[k].first > span[widest].second - span[widest].first) widest = k;
+    }
+    for (int32_t& k : kernel_at) {
+      if (k == widest) k = -1;
+    }
+  }
 }
 
 }  // namespace pt

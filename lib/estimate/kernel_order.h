@@ -25,8 +25,10 @@ namespace pt {
 // together (`is_input`: the pass's inputs, which read nothing in it), each kernel at its first node's place or later, after every
 // node outside it that it reads. Nodes outside kernels are units of their
 // own. Units keep the order of their first nodes where their inputs allow,
-// and a kernel's nodes keep their order. Leaves `order` as it is and
-// returns false when the kernels depend on one another in a cycle.
+// and a kernel's nodes keep their order. Where kernels depend on one
+// another in a cycle, the widest of them runs node by node, and the others
+// try again; returns false when any kernel ran node by node for that (and
+// after 16 such cycles, leaves `order` as it is).
 bool run_kernels_whole(const Graph& g, const NodeOpClasses& ops, const std::vector<int32_t>& kernel,
                        const Flags& is_input, std::vector<NodeId>& order);
 

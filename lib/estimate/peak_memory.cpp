@@ -110,7 +110,7 @@ PeakMemory simulate_backward_peak(const Graph& g, const Classification& c, const
     if (views_graph_input(g, node_ops, graph_input, id)) bw_retained[id] = true;
   }
   if (rules.matmul_at_add) run_matmuls_at_their_adds(g, node_ops, bw_retained, bw_order);
-  // Kernels that read each other (a cycle) keep the emitted order.
+  // A kernel in a cycle of kernels that read each other runs node by node.
   if (rules.kernels_run_whole) run_kernels_whole(g, node_ops, kernel, bw_input, bw_order);
   uint64_t live = forward.live_after;
   for (NodeId id : e.grad_inputs) {

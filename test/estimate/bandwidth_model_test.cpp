@@ -131,13 +131,18 @@ TEST_CASE("a compute-intensive op is a kernel of its own; its fused input is sto
   CHECK(p.flops == 1024);
 }
 
-TEST_CASE("a reduction ends its kernel; a consumer of its result and its input reads the input again") {
+// exp(x) divided by its row sum, over rows of `cols` elements.
+static Graph exp_over_row_sum(int64_t cols) {
   GraphBuilder b;
-  b.input("x", {100, 10});
-  b.op("e", "aten.exp.default", {"x"}, {100, 10});
+  b.input("x", {100, cols});
+  b.op("e", "aten.exp.default", {"x"}, {100, cols});
   b.op("s", "aten.sum.dim_IntList", {"e"}, {100, 1}, "float32", {"reduction"});
-  b.op("d", "aten.div.Tensor", {"e", "s"}, {100, 10});
-  const Graph g = b.build({"d"});
+  b.op("d", "aten.div.Tensor", {"e", "s"}, {100, cols});
+  return b.build({"d"});
+}
+
+TEST_CASE("a reduction ends its kernel; a consumer of its result and its input reads the input again") {
+  const Graph g = exp_over_row_sum(10);
   const PassEstimate p = estimate_all(g);
   REQUIRE(p.kernels.size() == 2);
   // exp+sum: x in, s out. div: exp computed again from x, plus s.
@@ -161,6 +166,48 @@ TEST_CASE("a reduction ends its kernel; a consumer of its result and its input r
     CHECK(q.bytes_loaded == 4000);
     CHECK(q.bytes_stored == 400 + 4000);
   }
+}
+
+TEST_CASE("a reduction over fewer than 8 elements per output is pointwise: Inductor unrolls it") {
+  const Graph g = exp_over_row_sum(2);
+  // One kernel: x in, d out; the sum of two elements is an expression.
+  const PassEstimate p = estimate_all(g);
+  REQUIRE(p.kernels.size() == 1);
+  CHECK(p.bytes_loaded == 800);
+  CHECK(p.bytes_stored == 800);
+
+  SUBCASE("unroll_small_reductions off: the sum ends its kernel") {
+    BandwidthOptions o;
+    o.unroll_small_reductions = false;
+    CHECK(estimate_all(g, o).kernels.size() == 2);
+  }
+}
+
+// s sums `cols` elements of x1 + x2 + x3 per row and has two readers; the
+// second, r2, waits for a matmul of the first and starts a kernel of its own.
+static Graph sum_read_after_matmul(int64_t cols) {
+  GraphBuilder b;
+  for (const char* x : {"x1", "x2", "x3"}) b.input(x, {100, cols});
+  b.input("y", {100, 1});
+  b.input("w", {1, 1});
+  b.op("a2", "aten.add.Tensor", {"x1", "x2"}, {100, cols});
+  b.op("a3", "aten.add.Tensor", {"a2", "x3"}, {100, cols});
+  b.op("s", "aten.sum.dim_IntList", {"a3"}, {100, 1}, "float32", {"reduction"});
+  b.op("r1", "aten.mul.Tensor", {"s", "y"}, {100, 1});
+  b.op("m", "aten.mm.default", {"r1", "w"}, {100, 1});
+  b.op("r2", "aten.add.Tensor", {"s", "m"}, {100, 1});
+  return b.build({"r2"});
+}
+
+TEST_CASE("an unrolled reduction reads its inputs once per element, and Inductor counts each read") {
+  // Over 2 elements, s reads 3 buffers at 2 indices each: 6 reads. With
+  // two readers it is realized, and r2 loads it (400 bytes) with m (400)
+  // instead of computing it again from x1..x3 (3 x 800).
+  const PassEstimate p = estimate_all(sum_read_after_matmul(2));
+  REQUIRE(p.kernels.size() == 3);
+  CHECK(p.kernels[2].bytes_loaded == 400 + 400);
+  // Over 8 elements s is a reduction, stored by its kernel: the same loads.
+  CHECK(estimate_all(sum_read_after_matmul(8)).kernels.back().bytes_loaded == 400 + 400);
 }
 
 // x1 + x2 + ... + xn, read by a row sum and by a division by that sum: the

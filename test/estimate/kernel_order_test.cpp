@@ -1,7 +1,7 @@
 // run_kernels_whole: a fused kernel runs once what it reads from outside is
-// ready, and its readers after it; views of its values join it; kernels
-// that read each other, or that span too much of the pass, keep the
-// emitted order.
+// ready, and its readers after it; views of its values join it; a kernel
+// in a cycle of kernels that read each other, or one that spans too much of
+// the pass, keeps the emitted order.
 #include <doctest/doctest.h>
 
 #include <string>
@@ -102,6 +102,24 @@ TEST_CASE("kernels that read each other keep the emitted order") {
   const std::vector<std::string> before = names(p);
   bool whole = true;
   CHECK(reordered(p, whole) == before);
+  CHECK(!whole);
+}
+
+TEST_CASE("a kernel in a cycle runs node by node and the other kernels still run whole") {
+  // {r, d} reads q, which reads r (a cycle); {r2, d2} waits for m2 as in
+  // the first case.
+  Pass p = pass(node("r", "aten.relu.default", {"h"}, "op_tags: \"pointwise\"") + node("q", kMm, {"r", "w"}) +
+                    node("d", "aten.mul.Tensor", {"q", "h"}, "op_tags: \"pointwise\"") +
+                    node("r2", "aten.relu.default", {"t"}, "op_tags: \"pointwise\"") + node("q2", kMm, {"r2", "w"}) +
+                    node("m2", kMm, {"t", "w"}) + node("d2", "aten.mul.Tensor", {"m2", "t"}, "op_tags: \"pointwise\"") +
+                    node("o", "aten.add.Tensor", {"q2", "d2"}, "op_tags: \"pointwise\"") +
+                    node("o2", "aten.add.Tensor", {"o", "d"}, "op_tags: \"pointwise\""),
+                {"r", "d"}, "o2");
+  p.kernel[p.g.find("r2")] = 1;
+  p.kernel[p.g.find("d2")] = 1;
+  bool whole = true;
+  CHECK(reordered(p, whole) ==
+        std::vector<std::string>{"h", "w", "t", "r", "q", "d", "m2", "r2", "d2", "q2", "o", "o2"});
   CHECK(!whole);
 }
 

@@ -406,13 +406,18 @@ TEST_CASE("an op tagged pointwise outside PyTorch's fusible set is fused: the so
   // Backward start: x (64), p (64, saved), loss and tangents_1 (4 each) =
   // 136. fma joins the kernel of neg, which computes m again from p: only
   // s (16) and the gradient are stored, and the gradient takes p's memory.
+  // The toy's row sum adds 4 elements, which Inductor would unroll into a
+  // pointwise op (unroll_small_reductions); here it stands for a real
+  // softmax's row, a reduction.
+  BandwidthOptions rows;
+  rows.unroll_small_reductions = false;
   std::vector<bool> stored;
-  const PeakMemory fused = softmax_backward_peak({}, &stored);
+  const PeakMemory fused = softmax_backward_peak(rows, &stored);
   CHECK(stored == std::vector<bool>{false, false, true});
   CHECK(fused.backward_peak_bytes == 152);
   // pointwise_tag_fuses off: fma is a kernel of its own, which loads m and
   // n (64 each) from memory, and its output has a buffer of its own.
-  BandwidthOptions off;
+  BandwidthOptions off = rows;
   off.pointwise_tag_fuses = false;
   const PeakMemory own_kernel = softmax_backward_peak(off, &stored);
   CHECK(stored == std::vector<bool>{true, true, true});
