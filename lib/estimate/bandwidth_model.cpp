@@ -31,6 +31,7 @@ Materialized materialized_rules(const BandwidthOptions& o) {
   m.pointwise_tag_fuses = o.pointwise_tag_fuses;
   m.fuse_scatter_copies = o.fuse_scatter_copies;
   m.kernels_run_whole = o.kernels_run_whole;
+  m.fills_at_readers = o.fills_at_readers;
   return m;
 }
 

@@ -50,6 +50,8 @@ void BandwidthOptions::set(std::string_view key, std::string_view value) {
     kernels_run_whole = parse_bool(key, value);
   } else if (key == "unroll_small_reductions") {
     unroll_small_reductions = parse_bool(key, value);
+  } else if (key == "fills_at_readers") {
+    fills_at_readers = parse_bool(key, value);
   } else if (key == "matmul_at_add") {
     matmul_at_add = parse_bool(key, value);
   } else if (key == "padded_buffers") {
@@ -102,7 +104,8 @@ std::vector<std::string> bandwidth_option_keys() {
           "padded_buffers",            "reuse_freed_buffers",     "fuse_scatter_copies",
           "pointwise_tag_fuses",       "split_convolution_backward", "join_search_limit",
           "fuse_input_copies",         "split_reductions",        "column_reductions_start_kernels",
-          "slice_scatters_fuse",       "kernels_run_whole",       "unroll_small_reductions"};
+          "slice_scatters_fuse",       "kernels_run_whole",       "unroll_small_reductions",
+          "fills_at_readers"};
 }
 
 }  // namespace pt

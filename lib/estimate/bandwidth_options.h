@@ -89,6 +89,16 @@ struct BandwidthOptions {
   // the 60% memory-limit plan's measured peak). Off: every node tagged
   // reduction is one.
   bool unroll_small_reductions = true;
+  // A constant fill the pass computes (aten.full, no tensor input) that a
+  // functional scatter (index_put) writes into is that scatter's own
+  // buffer, filled right before it: no stored fill, and no copy fused with
+  // other scatters' (fuse_scatter_copies). Inductor's code for moe_top2
+  // under budgets 0.2 and 0.5 writes a fresh new_zeros buffer before each
+  // index_put, where the simulation held one 84 MB zero fill from the first
+  // reader to the last and the three layers' copies together. An ATen
+  // fallback that reads the fill (index_add) still reads one stored fill,
+  // as there. Off: the fill is stored for scatters too.
+  bool fills_at_readers = true;
   // Gather/index/embedding read only the elements they select, and a fused
   // chain that ends in one is evaluated at the selected positions only. Off:
   // they read their whole source.

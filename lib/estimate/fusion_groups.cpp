@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "estimate/column_reduction.h"
+#include "estimate/scatter_copies.h"
 #include "estimate/inductor_fusible.h"
 #include "estimate/inductor_op_count.h"
 #include "estimate/sibling_fusion.h"
@@ -239,8 +240,18 @@ class Grouper {
     return std::any_of(g_.users[id].begin(), g_.users[id].end(), [&](NodeId u) { return in_pass(u); });
   }
 
+  // Whether `id` is a value computed from no tensor (a constant fill:
+  // aten.full, zeros) that the scatter `reader` copies (fills_at_readers:
+  // the copy is the fill, written in the scatter's own buffer; another
+  // non-fusible reader, an ATen fallback such as index_add, reads one
+  // stored fill).
+  bool fill_copied_by(NodeId id, NodeId reader) const {
+    return o_.fills_at_readers && scatter_copies_fill(g_, id, reader);
+  }
+
   // A value is stored when it leaves its kernel: a graph output (or saved),
-  // read by a non-fusible kernel, a reduction anyone reads (the reduction ends
+  // read by a non-fusible kernel (but a fill a scatter copies, see
+  // fill_copied_by), a reduction anyone reads (the reduction ends
   // its kernel), or forced by recompute_fused_inputs = false. Storing a view
   // of a fused value stores its base.
   void decide_stores(const Flags& is_output) {
@@ -253,7 +264,7 @@ class Grouper {
       if (r != NodeRole::Fused) continue;
       bool store = is_output[id] || forced_[id] || (f_.reduction[id] && has_user_in_pass(id));
       for (NodeId u : g_.users[id]) {
-        if (in_pass(u) && f_.role[u] == NodeRole::OwnKernel) store = true;
+        if (in_pass(u) && f_.role[u] == NodeRole::OwnKernel && !fill_copied_by(id, u)) store = true;
       }
       if (store) f_.stored[fused_base(id)] = true;
     }

@@ -320,7 +320,8 @@ void PassSimulation::run(const std::vector<NodeId>& order, const Flags& is_input
   // --bandwidth-option fuse_scatter_copies=false.
   const std::vector<uint64_t> allocated =
       allocations(order, is_input, root, takes_over, kernel, recomputed, allocates, item,
-                  rules.fuse_scatter_copies ? scatter_copy_positions(g, order, is_input, root, stored, item)
+                  rules.fuse_scatter_copies ? scatter_copy_positions(g, order, is_input, root, stored, item,
+                                                                             rules.fills_at_readers)
                                             : std::vector<int32_t>{},
                   allocated_at.empty() ? nullptr : &allocated_at);
   // A freed buffer that a later allocation takes is freed just before it.

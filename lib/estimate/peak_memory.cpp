@@ -112,6 +112,7 @@ PeakMemory simulate_backward_peak(const Graph& g, const Classification& c, const
   if (rules.matmul_at_add) run_matmuls_at_their_adds(g, node_ops, bw_retained, bw_order);
   // A kernel in a cycle of kernels that read each other runs node by node.
   if (rules.kernels_run_whole) run_kernels_whole(g, node_ops, kernel, bw_input, bw_order);
+  if (rules.fills_at_readers) run_fills_at_readers(g, bw_input, bw_order);
   uint64_t live = forward.live_after;
   for (NodeId id : e.grad_inputs) {
     if (g[id].input_kind == InputKind::Tangent) live += g[id].size_bytes;

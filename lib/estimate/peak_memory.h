@@ -63,6 +63,9 @@ struct Materialized {
   std::vector<int32_t> backward_kernel;
   // The backward's kernels run whole (estimate/kernel_order.h).
   bool kernels_run_whole = false;
+  // A fill that scatters copy runs at its first other reader, and their
+  // copies are not fused (estimate/scatter_copies.h).
+  bool fills_at_readers = false;
   // Three rules of Inductor's code generation (each with its reason in
   // peak_memory.cpp; BandwidthOptions' keys of the same names turn them off;
   // false here, on in the report): a matmul whose only reader is an add runs

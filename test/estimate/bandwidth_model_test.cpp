@@ -210,6 +210,20 @@ TEST_CASE("an unrolled reduction reads its inputs once per element, and Inductor
   CHECK(estimate_all(sum_read_after_matmul(8)).kernels.back().bytes_loaded == 400 + 400);
 }
 
+TEST_CASE("a fill that a scatter copies is written into the scatter's buffer, not stored") {
+  GraphBuilder b;
+  b.input("idx", {10}, "int64");
+  b.input("v", {10});
+  b.op("f", "aten.full.default", {}, {100});
+  b.op("p", "aten.index_put.default", {"f", "idx", "v"}, {100});
+  const Graph g = b.build({"p"});
+  // The scatter's output (400 bytes) alone; off, the fill is stored too.
+  CHECK(estimate_all(g).bytes_stored == 400);
+  BandwidthOptions o;
+  o.fills_at_readers = false;
+  CHECK(estimate_all(g, o).bytes_stored == 400 + 400);
+}
+
 // x1 + x2 + ... + xn, read by a row sum and by a division by that sum: the
 // division cannot join the sum's kernel, so it reads the chain's value again.
 static Graph sum_then_divide(int n) {

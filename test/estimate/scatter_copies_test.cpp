@@ -4,6 +4,7 @@
 
 #include "estimate/memory_timeline.h"
 #include "estimate/peak_memory.h"
+#include "estimate/scatter_copies.h"
 #include "partition/partitioner.h"
 #include "prepare/prepare.h"
 #include "prepare/text_graph.h"
@@ -71,4 +72,72 @@ TEST_CASE("copies of one buffer for functional scatters are allocated together w
   CHECK(second_copy_offset(70, true) > 70);
   // fuse_scatter_copies off.
   CHECK(second_copy_offset(10, false) > 10);
+}
+
+namespace {
+
+// A zero fill f the pass computes, copied by two index_puts (p1, p2), then
+// read by an index_add (an ATen fallback, which reads a buffer of it).
+struct FillPass {
+  Graph g;
+  std::vector<NodeId> order;  // every node but the output, graph order
+  Flags input;
+  std::vector<NodeId> root;  // each value its own buffer
+};
+
+FillPass fill_pass() {
+  const std::string f4 = R"(val { tensor { shape: [4] stride: [1] dtype: "float32" device: "cpu" } })";
+  const std::string f2 = R"(val { tensor { shape: [2] stride: [1] dtype: "float32" device: "cpu" } })";
+  const std::string text = R"(
+num_fwd_outputs: 1
+nodes { name: "idx" op: "placeholder" target: "idx" val { tensor { shape: [2] stride: [1] dtype: "int64" device: "cpu" } } }
+nodes { name: "v" op: "placeholder" target: "v" )" + f2 + R"( }
+nodes { name: "f" op: "call_function" target: "aten.full.default" args { list { items { int: 4 } } } args { int: 0 } )" +
+                           f4 + R"( }
+nodes { name: "p1" op: "call_function" target: "aten.index_put.default" args { node: "f" }
+        args { list { items { node: "idx" } } } args { node: "v" } args { bool: true } )" + f4 + R"( }
+nodes { name: "p2" op: "call_function" target: "aten.index_put.default" args { node: "f" }
+        args { list { items { node: "idx" } } } args { node: "v" } args { bool: true } )" + f4 + R"( }
+nodes { name: "a" op: "call_function" target: "aten.add.Tensor" args { node: "p1" } args { node: "p2" } )" + f4 +
+                           R"( op_tags: "pointwise" }
+nodes { name: "ia" op: "call_function" target: "aten.index_add.default" args { node: "f" } args { int: 0 }
+        args { node: "idx" } args { node: "v" } )" + f4 + R"( }
+nodes { name: "b" op: "call_function" target: "aten.add.Tensor" args { node: "a" } args { node: "ia" } )" + f4 +
+                           R"( op_tags: "pointwise" }
+nodes { name: "output" op: "output" target: "output" args { list { items { node: "b" } } } }
+)";
+  FillPass p{test::graph_from_text(text), {}, {}, {}};
+  p.input.assign(static_cast<size_t>(p.g.size()), false);
+  for (NodeId id = 0; id < p.g.output_node(); ++id) {
+    p.order.push_back(id);
+    p.root.push_back(id);
+    if (p.g[id].op == OpKind::Placeholder) p.input[id] = true;
+  }
+  p.root.push_back(p.g.output_node());
+  return p;
+}
+
+std::vector<std::string> names(const FillPass& p) {
+  std::vector<std::string> out;
+  for (NodeId id : p.order) out.emplace_back(p.g[id].name);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("copies of a fill the pass computes are not fused: each scatter writes the constant into its own buffer") {
+  const FillPass p = fill_pass();
+  const Flags item(static_cast<size_t>(p.g.size()), false);
+  const auto fused = scatter_copy_positions(p.g, p.order, p.input, p.root, {}, item, false);
+  const auto own = scatter_copy_positions(p.g, p.order, p.input, p.root, {}, item, true);
+  const size_t p2 = static_cast<size_t>(p.g.find("p2"));  // graph order is the order
+  REQUIRE(fused.size() == p.order.size());
+  CHECK(fused[p2] == p.g.find("p1"));
+  CHECK((own.empty() || own[p2] == -1));
+}
+
+TEST_CASE("a fill runs at its first reader that does not copy it") {
+  FillPass p = fill_pass();
+  run_fills_at_readers(p.g, p.input, p.order);
+  CHECK(names(p) == std::vector<std::string>{"idx", "v", "p1", "p2", "a", "f", "ia", "b"});
 }
