@@ -354,7 +354,8 @@ class Grouper {
       // one buffer at a varying index (OpCountResult::nontrivial_read_count:
       // a scalar's load is not counted).
       const bool long_expression =
-          ops > kMaxOps && std::count_if(acc.begin(), acc.end(), [&](NodeId x) { return numel_[read_base(x)] > 1; }) > 1;
+          ops > kMaxOps &&
+          std::count_if(acc.begin(), acc.end(), [&](NodeId x) { return numel_[read_base(x)] > 1; }) > 1;
       const bool realize = acc.size() > kMaxReads || (users > 1 && acc.size() > kReuseReads) || long_expression;
       if (!realize) {
         keep_reads(id, acc.data(), std::min(acc.size(), kMaxReads + 1));

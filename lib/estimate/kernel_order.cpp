@@ -16,6 +16,20 @@ namespace {
 // memory limit: 2.79 GB predicted, 1.83 GB measured).
 constexpr int32_t kWidestKernel = 256;
 
+// Per kernel of `kernel_at` (per position, -1 for none), its last position
+// minus its first.
+std::unordered_map<int32_t, int32_t> kernel_widths(const std::vector<int32_t>& kernel_at) {
+  std::unordered_map<int32_t, std::pair<int32_t, int32_t>> span;  // first and last position
+  for (size_t i = 0; i < kernel_at.size(); ++i) {
+    if (kernel_at[i] < 0) continue;
+    const auto p = static_cast<int32_t>(i);
+    span.try_emplace(kernel_at[i], p, p).first->second.second = p;
+  }
+  std::unordered_map<int32_t, int32_t> width;
+  for (const auto& [k, fl] : span) width.emplace(k, fl.second - fl.first);
+  return width;
+}
+
 // Per position of `order`, the kernel its node runs in (-1: its own).
 std::vector<int32_t> kernels_at(const Graph& g, const NodeOpClasses& ops, const std::vector<int32_t>& kernel,
                                 const Flags& is_input, const std::vector<NodeId>& order,
@@ -43,16 +57,9 @@ std::vector<int32_t> kernels_at(const Graph& g, const NodeOpClasses& ops, const 
     }
     if (one) at[i] = k;
   }
-  std::unordered_map<int32_t, std::pair<int32_t, int32_t>> span;  // per kernel: first and last position
-  for (size_t i = 0; i < order.size(); ++i) {
-    if (at[i] < 0) continue;
-    const auto p = static_cast<int32_t>(i);
-    span.try_emplace(at[i], p, p).first->second.second = p;
-  }
+  const auto width = kernel_widths(at);
   for (int32_t& k : at) {
-    if (k < 0) continue;
-    const auto [first, last] = span[k];
-    if (last - first > kWidestKernel) k = -1;
+    if (k >= 0 && width.at(k) > kWidestKernel) k = -1;
   }
   return at;
 }
@@ -167,17 +174,10 @@ bool run_kernels_whole(const Graph& g, const NodeOpClasses& ops, const std::vect
     // stays as emitted.
     whole = false;
     if (split == kMaxSplits || cycle.empty()) return false;
-    std::unordered_map<int32_t, std::pair<int32_t, int32_t>> span;  // first and last position
-    for (int32_t k : cycle) span.emplace(k, std::pair<int32_t, int32_t>(-1, -1));
-    for (size_t i = 0; i < kernel_at.size(); ++i) {
-      const auto it = kernel_at[i] < 0 ? span.end() : span.find(kernel_at[i]);
-      if (it == span.end()) continue;
-      if (it->second.first < 0) it->second.first = static_cast<int32_t>(i);
-      it->second.second = static_cast<int32_t>(i);
-    }
+    const auto width = kernel_widths(kernel_at);
     int32_t widest = cycle.front();
     for (int32_t k : cycle) {
-      if (span[k].second - span[k].first > span[widest].second - span[widest].first) widest = k;
+      if (width.at(k) > width.at(widest)) widest = k;
     }
     for (int32_t& k : kernel_at) {
       if (k == widest) k = -1;

@@ -46,7 +46,7 @@ void run_fills_at_readers(const Graph& g, const Flags& is_input, std::vector<Nod
       at.assign(order.size(), kNoNode);
       moved.assign(static_cast<size_t>(g.size()), false);
     }
-    if (at[static_cast<size_t>(first)] != kNoNode) continue;  // one fill per reader is enough here
+    if (at[static_cast<size_t>(first)] != kNoNode) continue;  // another fill runs there: this one stays
     at[static_cast<size_t>(first)] = id;
     moved[id] = true;
   }
@@ -73,7 +73,8 @@ std::vector<int32_t> scatter_copy_positions(const Graph& g, const std::vector<No
   int32_t buffers = 0;
   for (size_t pos = 0; pos < order.size(); ++pos) {
     const NodeId id = order[pos];
-    const NodeId destination = is_copying_scatter(g[id]) && !g[id].positional_inputs.empty() ? root[g[id].positional_inputs[0]] : kNoNode;
+    const NodeId destination =
+        is_copying_scatter(g[id]) && !g[id].positional_inputs.empty() ? root[g[id].positional_inputs[0]] : kNoNode;
     // The copies of a fill are no copies of one buffer (fills_at_readers:
     // each scatter writes the constant into its own).
     if (destination != kNoNode && !is_input[id] && root[id] == id && holds(id) &&
