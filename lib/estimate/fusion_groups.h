@@ -79,6 +79,21 @@ struct FusionGroups {
 // The node a view or getitem reads: its first positional node argument.
 NodeId view_base(const Node& n);
 
+// Follows fused views down to the fused value they show (a reduction is its
+// own base). An item of a view that returns several (a split's or chunk's
+// halves) views that view's base too: the peak simulation counts such an
+// item's bytes in the base's buffer, so storing the item must store the
+// base. Stored as itself, ShuffleNetV2's saved channel halves held memory
+// that no kernel allocated, and its backward freed 84 MB more than it held.
+NodeId fused_base_of(const Graph& g, const NodeOpClasses& ops, const FusionGroups& f, NodeId id);
+
+// Inductor unrolls a reduction over fewer than config.unroll_reductions_threshold
+// elements per output into a pointwise op (unroll_small_reductions).
+inline constexpr uint64_t kUnrollReductionsThreshold = 8;
+// The elements per output of a reduction Inductor unrolls, 0 for any other
+// node (and for a size unknown here).
+uint64_t unrolled_extent(const Graph& g, const std::vector<uint64_t>& numel, const BandwidthOptions& o, NodeId id);
+
 // Whether the pass runs `id`, once grouped: every node the pass runs has a
 // role, every other node is Absent. One byte per node: the kernel searches
 // ask on every edge, where reading the Node (is it the output node?) and

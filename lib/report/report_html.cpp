@@ -81,7 +81,7 @@ void summary_row(std::ostream& out, const std::string& label, const std::string&
 
 std::string node_link(std::string_view name) { return "<a class=\"node\" href=\"#\">" + html(name) + "</a>"; }
 
-void write_summary(std::ostream& out, const ReportModel& m) {
+void write_summary_section(std::ostream& out, const ReportModel& m) {
   out << "<h2>Summary</h2>\n<table class=\"summary\">\n";
   summary_row(out, "saved", std::to_string(m.saved.size()) + " values, " + human_bytes(m.saved_bytes));
   summary_row(out, "saving everything the backward reads",
@@ -134,7 +134,7 @@ void write_counts(std::ostream& out, const char* what, const std::vector<CountRo
   out << "</table>\n";
 }
 
-void write_settings(std::ostream& out, const ReportModel& m) {
+void write_settings_section(std::ostream& out, const ReportModel& m) {
   out << "<h2>Settings</h2>\n<p class=\"sub\">Highlighted: differs from PyTorch 2.11's default.";
   for (const auto& k : m.settings_changed) {
     const bool scalar = std::any_of(m.settings.begin(), m.settings.end(), [&](const SettingValue& s) { return s.key == k; });
@@ -233,7 +233,7 @@ void write_report_html(std::ostream& out, const ReportModel& m, const ExplainTab
   out << "<h1>partition_tool report: <code>" << html(m.graph) << "</code></h1>\n<p class=\"sub\">" << html(m.source)
       << ": " << m.nodes_input << " nodes in the joint graph, " << m.nodes_after_prepare
       << " after dead-code elimination and CSE. Click any node name for its explanation.</p>\n";
-  write_summary(out, m);
+  write_summary_section(out, m);
   out << "<h2>Memory timeline</h2>\n<div class=\"chart\">\n";
   if (m.memory_plot) write_memory_svg(out, m.graph, {*m.memory_plot});
   else out << "<p>No timeline: the peak memory was not simulated.</p>\n";
@@ -252,7 +252,7 @@ void write_report_html(std::ostream& out, const ReportModel& m, const ExplainTab
   out << "<h2>Recomputation bans</h2>\n<p class=\"sub\">" << m.banned.size() << " nodes the cut may not recompute.</p>\n";
   if (!m.bans_by_reason.empty()) write_counts(out, "reason", m.bans_by_reason, true);
   out << "<details><summary>every banned node</summary><ul id=\"banned-list\"></ul></details>\n";
-  write_settings(out, m);
+  write_settings_section(out, m);
   out << "<h2 id=\"explain\">Explain a node</h2>\n<form id=\"explain-form\"><input id=\"explain-input\" "
          "placeholder=\"node name\" size=\"40\"> <button>explain</button></form>\n<div id=\"explain-out\"><p>"
       << explanations.size() << " nodes can be explained.</p></div>\n";
