@@ -80,6 +80,9 @@ GraphRun run_one(const MainOptions& o, const std::string& path, OutputBatch& out
 
   std::vector<StageTiming> timings = loaded.timings;
   timings.insert(timings.end(), p.timings.begin(), p.timings.end());
+  // The plan search is a stage like the others: its time is a timing, left
+  // out with --no-timings, not a field of the plan.
+  if (limited.plan) timings.push_back({"plan", limited.plan->search_seconds});
   StageTimer timer;
   // Nothing below reads the flow network's arcs or weights (the report
   // reads its bans and counts): free them before the outputs and the report

@@ -74,7 +74,6 @@ void write_plan_json(JsonWriter& w, const std::optional<MemoryPlan>& plan) {
   w.field("candidates", static_cast<uint64_t>(plan->candidate_count));
   w.field("knob_candidates", static_cast<uint64_t>(plan->knob_count));
   w.field("exact_candidates", static_cast<uint64_t>(plan->exact_count));
-  w.field("search_seconds", plan->search_seconds);
   w.end_object();
 }
 
