@@ -38,6 +38,9 @@ def rows(d):
     knobs = {k: p for k, p in plans.items() if p["kind"] == "pytorch" and "measured_peak" in p}
     noise = max([p["grad_max_rel_vs_default"] for k, p in knobs.items() if k != "pytorch_default"]
                 + [d.get("noise", {}).get("grad_max_rel", 0.0)])
+    # Budgets the script skipped (its compile-time budget ran out): the
+    # comparison is then against part of PyTorch's grid only.
+    skipped = sorted(q["budget"] for q in plans.values() if q["kind"] == "pytorch" and "skipped" in q)
     out = []
     for label, p in plans.items():
         if p["kind"] != "tool":
@@ -45,9 +48,6 @@ def rows(d):
         limit = p["limit_bytes"]
         fitting = [(q["step_ms"], k) for k, q in knobs.items() if q["measured_peak"] <= SLACK * limit]
         best = min(fitting) if fitting else None
-        # Budgets the script skipped (its compile-time budget ran out): the
-        # comparison is then against part of PyTorch's grid only.
-        skipped = sorted(q["budget"] for q in plans.values() if q["kind"] == "pytorch" and "skipped" in q)
         row = {"model": d["model"], "fraction": d["limits"][label]["fraction"], "limit": limit, "best": best,
                "noise": noise, "skipped": skipped}
         if p.get("no_plan"):
