@@ -209,8 +209,7 @@ struct BandwidthOptions {
   // pointwise kernel stores the gradient, a split reduction reads it
   // again). What the reduction alone reads is computed again inside it
   // (recompute_fused_inputs), as Inductor inlines it. Such kernels merge
-  // with siblings only of the same reduction shape whose reads nest (one
-  // reads nothing the other does not: sibling_fusion.h), or with a reduction
+  // with siblings only of the same reduction shape, or with a reduction
   // along the rows of the same input where Inductor's mix-order reduction
   // joins the two (sibling_fusion.h). Off: the reduction joins its
   // producer's kernel.

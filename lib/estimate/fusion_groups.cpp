@@ -36,12 +36,10 @@ class Grouper {
     for (NodeId id = 0; id < g_.size(); ++id) {
       if (in_pass(id)) assign(id);
     }
+    if (o_.merge_sibling_kernels) renumber(merge_sibling_kernels(g_, f_, first_, numel_, recomputed_, o_));
     Flags is_output(n_, false);
     for (NodeId id : outputs) {
       if (id != kNoNode && in_pass(id)) is_output[id] = true;
-    }
-    if (o_.merge_sibling_kernels) {
-      renumber(merge_sibling_kernels(g_, f_, first_, numel_, recomputed_, o_, buffers_before_merging(is_output)));
     }
     decide_stores(is_output);
     if (o_.realize_reused_values) realize_on_reuse(g_, ops_, numel_, o_, f_);
@@ -52,23 +50,6 @@ class Grouper {
 
  private:
   // Kernel k now runs as kernel to[k].
-  // The fused values that are buffers of their own whatever the merges:
-  // stored (outputs, read by a non-fusible op, reductions) or realized by
-  // Inductor's lowering, as the grouping before merging has them. The
-  // sibling merger's sums across rows load these rather than compute them
-  // again (sibling_fusion.h).
-  Flags buffers_before_merging(const Flags& is_output) {
-    const Flags stored = f_.stored;
-    const Flags realized = f_.realized;
-    decide_stores(is_output);
-    if (o_.realize_reused_values) realize_on_reuse(g_, ops_, numel_, o_, f_);
-    Flags buffers(n_, false);
-    for (size_t i = 0; i < n_; ++i) buffers[i] = f_.stored[i] || f_.realized[i];
-    f_.stored = stored;
-    f_.realized = realized;
-    return buffers;
-  }
-
   void renumber(const std::vector<int32_t>& to) {
     std::vector<NodeId> first;
     for (size_t k = 0; k < first_.size(); ++k) {
