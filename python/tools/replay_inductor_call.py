@@ -15,9 +15,17 @@ live bytes at every kernel.
 
 Example: vit_b16 under aggressive_recomputation, whose backward replays to
 1.425 GB, the measured step peak, at its third kernel (docs/bandwidth_model.md).
+
+`--report R.json` (partition_tool's JSON report of the same graph and
+setting) sets the model's backward peak beside the replay: its
+memory.backward_peak_bytes minus memory.input_bytes is the same quantity
+(saved values, tangents and temporaries; parameters and batch left out),
+so the difference is the peak simulation's own miss, apart from what the
+allocator and libraries add on the GPU.
 """
 import argparse
 import collections
+import json
 import re
 
 DTYPE_BYTES = {"bf16": 2, "f16": 2, "f32": 4, "f64": 8, "i64": 8, "i32": 4, "b8": 1, "u8": 1, "i8": 1}
@@ -116,9 +124,15 @@ def main():
     ap.add_argument("--skip-prefix", default="primals_", help="arguments left out (held before the step)")
     ap.add_argument("--timeline", action="store_true", help="live bytes at every kernel")
     ap.add_argument("--min-mb", type=float, default=5.0, help="list live buffers from this size")
+    ap.add_argument("--report", help="partition_tool's JSON report of the same graph and setting")
     a = ap.parse_args()
     peak, line, text, live, timeline = replay(a.file, a.skip_prefix)
     print(f"peak {peak / 1e9:.3f} GB at line {line}: {text[:160]}")
+    if a.report:
+        memory = json.load(open(a.report))["memory"]
+        model = memory["backward_peak_bytes"] - memory["input_bytes"]
+        print(f"model: backward peak less inputs {model / 1e9:.3f} GB at {memory['peak_at']} "
+              f"({(model - peak) / 1e6:+.0f} MB, {(model / peak - 1) * 100 if peak else 0:+.1f}% of the replay)")
     sizes = collections.Counter(v for v in live.values() if v >= a.min_mb * 1e6)
     print("live buffers by size (MB: count):", {round(k / 1e6, 2): n for k, n in sorted(sizes.items(), reverse=True)})
     print("live:", " ".join(n for n, v in sorted(live.items(), key=lambda x: -x[1]) if v >= a.min_mb * 1e6))
