@@ -13,9 +13,17 @@ plan's measured peak (measured first, as memory_limit_training.py does),
 and also writes the tool's report of that plan: the predicted live set to
 set beside the measured one. Models: those of verify_models.py and of
 memory_limit_training.py.
+
+Per label it also keeps what Inductor made of the plan: every generated
+wrapper the step ran (code/<model>.<label>.<file>.py: the forward's and the
+backward's call(), which replay_inductor_call.py replays) and the lines
+Inductor's reorder_for_peak_memory logged (memsnap.json's
+"inductor_reorder": each method's estimated peak; the lowest is the order
+it kept).
 """
 import argparse
 import json
+import logging
 import os
 import shutil
 import sys
@@ -44,6 +52,29 @@ def live_at_peak(snapshot):
     return peak, sorted(peak_live.values(), key=lambda e: -e["size"])
 
 
+class LogLines(logging.Handler):
+    """Keeps the messages of one logger (Inductor's memory planner)."""
+
+    def __init__(self):
+        super().__init__(logging.INFO)
+        self.lines = []
+
+    def emit(self, record):
+        self.lines.append(record.getMessage())
+
+
+def wrapper_files(snapshot):
+    """The generated files whose code allocated during the step."""
+    out = set()
+    for dev in snapshot["device_traces"]:
+        for e in dev:
+            for f in e.get("frames", []):
+                fn = f.get("filename", "")
+                if fn.endswith(".py") and ("torchinductor" in fn or "/tmp/" in fn):
+                    out.add(fn)
+    return out
+
+
 def where(e, files):
     for f in e.get("frames", []):
         fn = f.get("filename", "")
@@ -66,6 +97,11 @@ def main():
     mlt.ARGS = LimitArgs
     torch.backends.cuda.matmul.allow_tf32 = True
     results, files = {}, set()
+    reorder = LogLines()
+    memory_log = logging.getLogger("torch._inductor.memory")
+    memory_log.setLevel(logging.INFO)
+    memory_log.addHandler(reorder)
+    os.makedirs(os.path.join(a.out, "code"), exist_ok=True)
     for item in a.runs.split(","):
         name, labels = item.split("=")
         w = mlt.model(name)
@@ -85,6 +121,7 @@ def main():
                 settings = ms.SETTINGS[label]
             work = os.path.join(a.out, "work", name, label)
             p = PartitionToolPartitioner(settings, device=mlt.ARGS.device, work_dir=work, name=name)
+            reorder.lines = []
             c = torch.compile(ms._copy_fn(w.fn, label.replace(".", "_")), backend="inductor", **w.compile_kwargs)
             with hook.installed(p):
                 for _ in range(3):
@@ -102,6 +139,9 @@ def main():
             snap = torch.cuda.memory._snapshot()
             torch.cuda.memory._record_memory_history(enabled=None)
             step_peak = torch.cuda.max_memory_allocated() - before
+            for fn in wrapper_files(snap):
+                if os.path.isfile(fn) and "def call(" in open(fn).read():
+                    shutil.copy(fn, os.path.join(a.out, "code", f"{name}.{label}.{os.path.basename(fn)}"))
             peak, blocks = live_at_peak(snap)
             rows = [{"bytes": b["size"], "where": where(b, files)} for b in blocks[:60]]
             report = os.path.join(work, f"{name}.report.json")
@@ -111,7 +151,8 @@ def main():
                                           "settings": settings, "default_measured_peak": default_peak,
                                           "predicted": predicted,
                                           "live_blocks": len(blocks), "largest": rows,
-                                          "saved": [r["saved"] for r in p.records]}
+                                          "saved": [r["saved"] for r in p.records],
+                                          "inductor_reorder": list(reorder.lines)}
             print(name, label, "peak", measured / 1e9, "predicted",
                   predicted["peak_bytes"] / 1e9 if predicted else None, "trace peak", peak / 1e9, flush=True)
             for r in rows[:25]:
@@ -121,7 +162,6 @@ def main():
             torch.cuda.empty_cache()
             with open(os.path.join(a.out, "memsnap.json"), "w") as f:  # after each: a run cut short keeps its labels
                 json.dump(results, f, indent=1)
-    os.makedirs(os.path.join(a.out, "code"), exist_ok=True)
     for fn in files:
         if os.path.isfile(fn):
             shutil.copy(fn, os.path.join(a.out, "code", os.path.basename(fn)))
