@@ -63,6 +63,11 @@ class LogLines(logging.Handler):
         self.lines.append(record.getMessage())
 
 
+def is_generated(fn):
+    """A file Inductor generated (its cache directory, /tmp by default)."""
+    return "torchinductor" in fn or "/tmp/" in fn
+
+
 def wrapper_files(snapshot):
     """The generated files whose code allocated during the step."""
     out = set()
@@ -70,16 +75,15 @@ def wrapper_files(snapshot):
         for e in dev:
             for f in e.get("frames", []):
                 fn = f.get("filename", "")
-                if fn.endswith(".py") and ("torchinductor" in fn or "/tmp/" in fn):
+                if fn.endswith(".py") and is_generated(fn):
                     out.add(fn)
     return out
 
 
-def where(e, files):
+def where(e):
     for f in e.get("frames", []):
         fn = f.get("filename", "")
-        if "torchinductor" in fn or "/tmp/" in fn:
-            files.add(fn)
+        if is_generated(fn):
             return f"{os.path.basename(fn)}:{f.get('line')} {f.get('name')}"
     fr = e.get("frames", [])
     return " < ".join(f"{os.path.basename(f.get('filename', ''))}:{f.get('line')}" for f in fr[:3])
@@ -96,7 +100,7 @@ def main():
         device = a.device
     mlt.ARGS = LimitArgs
     torch.backends.cuda.matmul.allow_tf32 = True
-    results, files = {}, set()
+    results = {}
     reorder = LogLines()
     memory_log = logging.getLogger("torch._inductor.memory")
     memory_log.setLevel(logging.INFO)
@@ -143,7 +147,7 @@ def main():
                 if os.path.isfile(fn) and "def call(" in open(fn).read():
                     shutil.copy(fn, os.path.join(a.out, "code", f"{name}.{label}.{os.path.basename(fn)}"))
             peak, blocks = live_at_peak(snap)
-            rows = [{"bytes": b["size"], "where": where(b, files)} for b in blocks[:60]]
+            rows = [{"bytes": b["size"], "where": where(b)} for b in blocks[:60]]
             report = os.path.join(work, f"{name}.report.json")
             predicted = json.load(open(report))["memory"] if os.path.isfile(report) else None
             results[f"{name}/{label}"] = {"measured_peak_bytes": measured, "step_peak_bytes": step_peak,
@@ -162,9 +166,6 @@ def main():
             torch.cuda.empty_cache()
             with open(os.path.join(a.out, "memsnap.json"), "w") as f:  # after each: a run cut short keeps its labels
                 json.dump(results, f, indent=1)
-    for fn in files:
-        if os.path.isfile(fn):
-            shutil.copy(fn, os.path.join(a.out, "code", os.path.basename(fn)))
 
 
 if __name__ == "__main__":
