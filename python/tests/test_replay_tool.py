@@ -8,8 +8,11 @@ import sys
 import tempfile
 import unittest
 
+from support import NO_TOOL_REASON, SAMPLE_GRAPHS, tool_binary
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOOL = os.path.join(os.path.dirname(HERE), "tools", "replay_inductor_call.py")
+COMPARE = os.path.join(os.path.dirname(HERE), "tools", "replay_compare.py")
 
 WRAPPER = '''
 # %saved_0 : Tensor "bf16[1000000][1]cuda:0"
@@ -62,6 +65,41 @@ class ReplayToolTest(unittest.TestCase):
         self.assertIn("triton_poi_fused_mul_0.run", out)
         self.assertIn("torch.ops.aten.topk", out)
         self.assertIn("triton_poi_fused_add_1.run", out)
+
+
+@unittest.skipIf(tool_binary() is None, NO_TOOL_REASON)
+class ReplayCompareTest(unittest.TestCase):
+    """replay_compare.py over a folder laid out as pred_memsnap.py leaves it."""
+
+    def test_each_run_sets_the_model_beside_its_backward_replay(self):
+        binary = tool_binary()
+        with tempfile.TemporaryDirectory() as d:
+            runs = {"tiny_mlp/budget_0.5": {"settings": {"activation_memory_budget": 0.5,
+                                                         "ban_recompute_reductions": False}},
+                    "tiny_mlp/two_graphs": {"settings": {}}}
+            with open(os.path.join(d, "memsnap.json"), "w") as f:
+                json.dump(runs, f)
+            os.makedirs(os.path.join(d, "code"))
+            for run, graphs in (("budget_0.5", ["g"]), ("two_graphs", ["g", "g_1"])):
+                work = os.path.join(d, "work", "tiny_mlp", run)
+                os.makedirs(work)
+                for g in graphs:
+                    subprocess.run([binary, "convert", os.path.join(SAMPLE_GRAPHS, "tiny_mlp.pbtxt"),
+                                    os.path.join(work, f"{g}.graph.json")], check=True, capture_output=True)
+                with open(os.path.join(d, "code", f"tiny_mlp.{run}.abc.py"), "w") as f:
+                    f.write(WRAPPER)
+            out = subprocess.run([sys.executable, COMPARE, d, "--binary", binary],
+                                 capture_output=True, text=True, check=True).stdout
+        # The replay's 6 MB against the model's 0.18 MB (tiny_mlp's backward
+        # peak, 327,684 bytes, less its 147,456 bytes of inputs).
+        self.assertRegex(out, r"tiny_mlp/budget_0.5 +0.006 +0.000 +-6 +-97.0% +mm_2")
+        self.assertRegex(out, r"tiny_mlp/two_graphs +skipped: 2 graphs, a backward wrapper")
+
+    def test_a_folder_without_memsnap_json_is_refused(self):
+        with tempfile.TemporaryDirectory() as d:
+            r = subprocess.run([sys.executable, COMPARE, d], capture_output=True, text=True)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("no memsnap.json", r.stderr)
 
 
 if __name__ == "__main__":

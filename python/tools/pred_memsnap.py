@@ -19,7 +19,8 @@ wrapper the step ran (code/<model>.<label>.<file>.py: the forward's and the
 backward's call(), which replay_inductor_call.py replays) and the lines
 Inductor's reorder_for_peak_memory logged (memsnap.json's
 "inductor_reorder": each method's estimated peak; the lowest is the order
-it kept).
+it kept). `replay_compare.py DIR` (DIR: this run's --out) then sets the
+current model's backward peak beside each wrapper's replay, without a GPU.
 """
 import argparse
 import json
