@@ -76,11 +76,12 @@ class ReplayCompareTest(unittest.TestCase):
         with tempfile.TemporaryDirectory() as d:
             runs = {"tiny_mlp/budget_0.5": {"settings": {"activation_memory_budget": 0.5,
                                                          "ban_recompute_reductions": False}},
-                    "tiny_mlp/two_graphs": {"settings": {}}}
+                    "tiny_mlp/two_graphs": {"settings": {}},
+                    "tiny_mlp/bad_setting": {"settings": {"no_such_setting": 1}}}
             with open(os.path.join(d, "memsnap.json"), "w") as f:
                 json.dump(runs, f)
             os.makedirs(os.path.join(d, "code"))
-            for run, graphs in (("budget_0.5", ["g"]), ("two_graphs", ["g", "g_1"])):
+            for run, graphs in (("budget_0.5", ["g"]), ("two_graphs", ["g", "g_1"]), ("bad_setting", ["g"])):
                 work = os.path.join(d, "work", "tiny_mlp", run)
                 os.makedirs(work)
                 for g in graphs:
@@ -94,6 +95,7 @@ class ReplayCompareTest(unittest.TestCase):
         # peak, 327,684 bytes, less its 147,456 bytes of inputs).
         self.assertRegex(out, r"tiny_mlp/budget_0.5 +0.006 +0.000 +-6 +-97.0% +mm_2")
         self.assertRegex(out, r"tiny_mlp/two_graphs +skipped: 2 graphs, a backward wrapper")
+        self.assertRegex(out, r"tiny_mlp/bad_setting +skipped: the tool failed: .*unknown setting 'no_such_setting'")
 
     def test_a_folder_without_memsnap_json_is_refused(self):
         with tempfile.TemporaryDirectory() as d:

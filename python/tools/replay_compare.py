@@ -15,9 +15,10 @@ check's.)
 
   python3 python/tools/replay_compare.py DIR [--binary build/app/partition_tool]
 
-Runs with several graphs (graph breaks) are listed as skipped: their
-wrappers are not matched to graphs here. After a change to the bandwidth
-model, this is the check that needs no GPU time.
+Runs with several graphs (graph breaks) are listed as skipped (their
+wrappers are not matched to graphs here), as are runs the tool refuses,
+with its error line. After a change to the bandwidth model, this is the
+check that needs no GPU time.
 """
 import argparse
 import glob
@@ -33,11 +34,13 @@ import replay_inductor_call as ric  # noqa: E402
 
 
 def backward_wrapper(paths):
-    """The wrapper whose call() takes tangents: the backward's."""
+    """The wrapper whose call() takes tangents (`..., tangents_1 = args`):
+    the backward's."""
     for p in paths:
         text = open(p).read()
         start = text.find("def call(")
-        if start >= 0 and "tangents_" in text[start:start + 20000]:
+        end = text.find("= args", start)
+        if start >= 0 and end >= 0 and "tangents_" in text[start:end]:
             return p
     return None
 
@@ -47,7 +50,9 @@ def model_backward_peak(binary, graph, settings, work):
     cmd = [binary, graph, "--no-timings", "--report-json", report]
     for k, v in settings.items():
         cmd += ["--set", f"{k}={json.dumps(v) if isinstance(v, bool) else v}"]
-    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    r = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    if r.returncode != 0:
+        raise RuntimeError((r.stderr.strip().splitlines() or [f"exit {r.returncode}"])[-1])
     memory = json.load(open(report))["memory"]
     return memory["backward_peak_bytes"] - memory["input_bytes"], memory["peak_at"]
 
@@ -66,8 +71,13 @@ def compare(folder, binary):
                 row["skipped"] = f"{len(graphs)} graphs, {'a' if bw else 'no'} backward wrapper"
                 rows.append(row)
                 continue
+            try:
+                row["model"], row["model_at"] = model_backward_peak(binary, graphs[0], run.get("settings", {}), work)
+            except RuntimeError as e:
+                row["skipped"] = f"the tool failed: {e}"
+                rows.append(row)
+                continue
             row["replay"] = ric.replay(bw, "primals_")[0]
-            row["model"], row["model_at"] = model_backward_peak(binary, graphs[0], run.get("settings", {}), work)
             rows.append(row)
     return rows
 
