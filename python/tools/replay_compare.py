@@ -37,7 +37,8 @@ def backward_wrapper(paths):
     """The wrapper whose call() takes tangents (`..., tangents_1 = args`):
     the backward's."""
     for p in paths:
-        text = open(p).read()
+        with open(p) as f:
+            text = f.read()
         start = text.find("def call(")
         end = text.find("= args", start)
         if start >= 0 and end >= 0 and "tangents_" in text[start:end]:
@@ -53,8 +54,9 @@ def model_backward_peak(binary, graph, settings, work):
     r = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     if r.returncode != 0:
         raise RuntimeError((r.stderr.strip().splitlines() or [f"exit {r.returncode}"])[-1])
-    memory = json.load(open(report))["memory"]
-    return memory["backward_peak_bytes"] - memory["input_bytes"], memory["peak_at"]
+    with open(report) as f:
+        memory = json.load(f)["memory"]
+    return ric.model_backward_bytes(memory), memory["peak_at"]
 
 
 def compare(folder, binary):
@@ -66,19 +68,17 @@ def compare(folder, binary):
             graphs = sorted(glob.glob(os.path.join(folder, "work", model, label, "*.graph.json")))
             wrappers = sorted(glob.glob(os.path.join(folder, "code", f"{model}.{label}.*.py")))
             row = {"run": key}
+            rows.append(row)
             bw = backward_wrapper(wrappers)
             if len(graphs) != 1 or bw is None:
                 row["skipped"] = f"{len(graphs)} graphs, {'a' if bw else 'no'} backward wrapper"
-                rows.append(row)
                 continue
             try:
                 row["model"], row["model_at"] = model_backward_peak(binary, graphs[0], run.get("settings", {}), work)
             except RuntimeError as e:
                 row["skipped"] = f"the tool failed: {e}"
-                rows.append(row)
                 continue
             row["replay"] = ric.replay(bw, "primals_")[0]
-            rows.append(row)
     return rows
 
 

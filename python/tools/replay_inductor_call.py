@@ -118,6 +118,12 @@ def replay(path, skip_prefix):
     return peak, peak_line, lines[peak_line - 1].strip() if peak_line else "", peak_set, timeline
 
 
+def model_backward_bytes(memory):
+    """What a report's `memory` section predicts of the replay: the backward
+    peak less the inputs (parameters and batch)."""
+    return memory["backward_peak_bytes"] - memory["input_bytes"]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("file", help="an Inductor output file (code/<hash>.py)")
@@ -130,7 +136,7 @@ def main():
     print(f"peak {peak / 1e9:.3f} GB at line {line}: {text[:160]}")
     if a.report:
         memory = json.load(open(a.report))["memory"]
-        model = memory["backward_peak_bytes"] - memory["input_bytes"]
+        model = model_backward_bytes(memory)
         print(f"model: backward peak less inputs {model / 1e9:.3f} GB at {memory['peak_at']} "
               f"({(model - peak) / 1e6:+.0f} MB, {(model / peak - 1) * 100 if peak else 0:+.1f}% of the replay)")
     sizes = collections.Counter(v for v in live.values() if v >= a.min_mb * 1e6)
