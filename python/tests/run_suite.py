@@ -12,7 +12,7 @@ import sys
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-GROUPS = {"plain": ["test_cli", "test_graph_json", "test_replay_tool"], "torch": ["test_torch_bridge"]}
+GROUPS = {"plain": ["test_cli", "test_graph_json", "test_replay_tool", "test_prediction_accuracy"], "torch": ["test_torch_bridge"]}
 SKIP = 77
 
 

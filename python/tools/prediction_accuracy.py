@@ -52,44 +52,58 @@ ITEMSIZE = {"float64": 8, "int64": 8, "complex64": 8, "float32": 4, "int32": 4, 
             "int16": 2, "int8": 1, "uint8": 1, "bool": 1, "float8_e4m3fn": 1, "float8_e5m2": 1}
 
 
-def parameter_bytes(graph):
-    """Bytes of a joint graph's parameters and buffers: the primals that
-    static_lifetime_input_indices names (their gradients are what its
-    backward adds to the step's memory for good)."""
+def input_bytes(graph):
+    """A joint graph's forward inputs: (bytes of its parameters and buffers,
+    the primals that static_lifetime_input_indices names, whose gradients
+    the backward adds to the step's memory for good; {name: bytes} of the
+    other primals: the batch in the first graph, activations of the graph
+    before in a later one)."""
     with open(graph, encoding="utf-8") as f:
         g = json.load(f)
     primals = [n for n in g["nodes"] if n["op"] == "placeholder" and n["name"].startswith("primals")]
-    total = 0
-    for i in g.get("static_lifetime_input_indices", []):
-        t = primals[i].get("val", {}).get("tensor")
-        if t:
-            numel = 1
-            for d in t["shape"]:
-                numel *= d
-            total += numel * ITEMSIZE.get(t["dtype"], 4)
-    return total
+    static = set(g.get("static_lifetime_input_indices", []))
+    params, others = 0, {}
+    for i, n in enumerate(primals):
+        t = n.get("val", {}).get("tensor")
+        numel = 1
+        for d in (t or {}).get("shape", []):
+            numel *= d
+        size = numel * ITEMSIZE.get(t["dtype"], 4) if t else 0
+        if i in static:
+            params += size
+        else:
+            others[n["name"]] = size
+    return params, others
 
 
 def predict(binary, graphs, settings, device, options, workdir, arg_bytes):
     """The step's predicted time and peak. One joint graph: its report's.
     Several (a model with graph breaks, compiled as graphs run one after the
     other, forward in order, backward in reverse): the times add up; the
-    peak is the highest of each graph's forward and backward peak above its
-    own inputs, on top of the step's parameters and batch (arg_bytes, as
-    measured), what the earlier graphs saved for their backward, and, in the
-    backward, the gradients of the later graphs' parameters."""
+    peak is the highest of each graph's forward and backward peak, on top
+    of the step's parameters and batch (arg_bytes, as measured), what the
+    earlier graphs saved for their backward, and, in the backward, the
+    gradients of the later graphs' parameters. A graph's report holds its
+    inputs for the whole step; taken off are those arg_bytes already counts
+    (its parameters; the first graph's batch) and, in the backward, the
+    activations a later graph took from an earlier one and did not save:
+    they were freed when the forward moved on."""
     reps = [run_tool(binary, g, settings, device, options, workdir) for g in graphs]
     step_s = sum(r["bandwidth"]["forward"]["seconds"] + r["bandwidth"]["backward"]["seconds"] for r in reps)
     if len(reps) == 1:
         peak = reps[0]["memory"]["peak_bytes"]
     else:
-        params = [parameter_bytes(g) for g in graphs]
+        inputs = [input_bytes(g) for g in graphs]
         peak = 0
         for i, r in enumerate(reps):
             m = r["memory"]
+            params, others = inputs[i]
+            counted = m["input_bytes"] if i == 0 else params
+            unsaved = 0 if i == 0 else sum(b for n, b in others.items() if n not in r["saved_values"])
             below = arg_bytes + sum(q["memory"]["saved_bytes"] for q in reps[:i])
-            peak = max(peak, below + m["forward_peak_bytes"] - m["input_bytes"],
-                       below + sum(params[i + 1:]) + m["backward_peak_bytes"] - m["input_bytes"])
+            later_grads = sum(p for p, _ in inputs[i + 1:])
+            peak = max(peak, below + m["forward_peak_bytes"] - counted,
+                       below + later_grads + m["backward_peak_bytes"] - counted - unsaved)
     return {"step_ms": 1e3 * step_s, "peak_gb": peak / 1e9, "saved": [r["saved_values"] for r in reps]}
 
 
