@@ -13,7 +13,7 @@ measured) and prints a table at the end. <out> is a folder outside the
 repository: raw GPU results are not kept in the tree, only the summary
 tables of docs/torch_integration.md.
 
-  PARTITION_TOOL=.devbin/partition_tool python3 python/tools/gpu_verify.py \
+  PARTITION_TOOL=build/app/partition_tool python3 python/tools/gpu_verify.py \
       --out $OUT --corpus .devbin/corpus --sections probe,tests,capture,train
 """
 

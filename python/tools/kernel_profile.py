@@ -3,7 +3,7 @@ with the code Inductor generated for it, so that kernel_compare.py can set
 each measured kernel beside the bandwidth model's prediction for the same
 graph nodes.
 
-  PARTITION_TOOL=$PWD/.devbin/partition_tool python3 kernel_profile.py \\
+  PARTITION_TOOL=$PWD/build/app/partition_tool python3 kernel_profile.py \\
       --work /tmp/kp --models convnext_tiny_bf16_cl --settings base,no_reduction_ban
 
 Per model and setting: compile the step with PartitionToolPartitioner

@@ -3,7 +3,7 @@ partition_tool settings on one GPU, and keep their joint graphs, for
 docs/prediction_accuracy.md (prediction_accuracy.py turns the results into
 its table).
 
-  PARTITION_TOOL=$PWD/.devbin/partition_tool python3 measure_families.py \\
+  PARTITION_TOOL=$PWD/build/app/partition_tool python3 measure_families.py \\
       --work /tmp/fam --models moe_top2,llama_gqa [--microbench]
 
 Compiling is the long part and runs on the CPU, so each model is a worker

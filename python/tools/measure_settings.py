@@ -5,7 +5,7 @@ tool's predicted deltas (setting minus baseline) with the measured ones.
 See docs/bandwidth_model.md, "Prediction accuracy". --out is a folder
 outside the repository (raw GPU results are not kept in the tree).
 
-  PARTITION_TOOL=$PWD/.devbin/partition_tool python3 python/tools/measure_settings.py \\
+  PARTITION_TOOL=$PWD/build/app/partition_tool python3 python/tools/measure_settings.py \\
       --out $OUT --models linear_ce,gpt2_124m
 
 Per model:

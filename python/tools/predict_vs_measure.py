@@ -34,7 +34,7 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-DEFAULT_BINARY = os.path.join(ROOT, ".devbin", "partition_tool")
+DEFAULT_BINARY = os.path.join(ROOT, "build", "app", "partition_tool")
 
 TIME_REL, TIME_ABS_MS = 0.30, 0.2
 MEM_REL, MEM_ABS_B = 0.25, 0.1e9
