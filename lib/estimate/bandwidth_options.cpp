@@ -20,6 +20,8 @@ bool parse_bool(std::string_view key, std::string_view value) {
 void BandwidthOptions::set(std::string_view key, std::string_view value) {
   if (key == "reductions_end_kernels") {
     reductions_end_kernels = parse_bool(key, value);
+  } else if (key == "row_reduction_readers_join") {
+    row_reduction_readers_join = parse_bool(key, value);
   } else if (key == "recompute_fused_inputs") {
     recompute_fused_inputs = parse_bool(key, value);
   } else if (key == "realize_reused_values") {
@@ -96,7 +98,7 @@ void set_bandwidth_assignment(BandwidthOptions& o, std::string_view assignment) 
 }
 
 std::vector<std::string> bandwidth_option_keys() {
-  return {"reductions_end_kernels",  "recompute_fused_inputs",  "realize_reused_values",
+  return {"reductions_end_kernels", "row_reduction_readers_join",  "recompute_fused_inputs",  "realize_reused_values",
           "realize_large_expressions", "pad_is_pointwise",       "merge_sibling_kernels",
           "indexing_reads_selection",  "apply_device_efficiency", "fused_compute_floor",
           "cached_row_rereads",        "sources_live_to_readers", "write_in_place",

@@ -75,6 +75,24 @@ uint64_t column_reduction_row_bytes(const Graph& g, NodeId id) {
   return static_cast<uint64_t>(extent) * (g[source].size_bytes / g[source].numel);
 }
 
+uint64_t row_reduction_length(const Graph& g, NodeId id) {
+  const Node& n = g[id];
+  if (!reduces_over_dims(n)) return 0;
+  const proto::Node input_record = g.record(n.positional_inputs[0]);
+  const proto::Value& v = input_record.val();
+  if (v.kind_case() != proto::Value::kTensor) return 0;
+  const auto& shape = v.tensor().shape();
+  const auto rank = static_cast<int64_t>(shape.size());
+  const std::vector<int64_t> dims = reduced_dims(g.record(id), rank);
+  if (dims.empty() || column_reduction_row_bytes(g, id) > 0) return 0;
+  uint64_t length = 1;
+  for (int64_t d : dims) {
+    if (d < 0 || d >= rank) return 0;
+    length *= static_cast<uint64_t>(std::max<int64_t>(shape[d], 0));
+  }
+  return length;
+}
+
 bool is_split_reduction(const Graph& g, NodeId id, int multiprocessors) {
   const Node& n = g[id];
   if (multiprocessors <= 0 || !reduces_over_dims(n)) return false;

@@ -23,6 +23,12 @@ namespace pt {
 // listed dimensions.
 uint64_t column_reduction_row_bytes(const Graph& g, NodeId id);
 
+// The elements each output of `id` reduces, where it reduces over listed
+// dimensions that include its input's innermost (stride-1) axis: a
+// reduction along rows (a LayerNorm's statistics, a softmax's max and sum).
+// 0 for any other reduction.
+uint64_t row_reduction_length(const Graph& g, NodeId id);
+
 // Whether Inductor splits reduction `id` into two kernels on a device of
 // `multiprocessors` SMs (torch/_inductor/ir.py, Reduction.num_splits): a
 // kernel of partial results, then one that combines them. Across rows (the

@@ -12,6 +12,10 @@ namespace pt {
 
 namespace {
 
+// The longest row Inductor reduces in registers, a persistent reduction
+// (row_reduction_readers_join).
+constexpr uint64_t kPersistentRowElements = 1024;
+
 bool is_tensor_valued(const Node& n) { return n.value_kind == ValueKind::Tensor || n.value_kind == ValueKind::Tuple; }
 
 class Grouper {
@@ -36,10 +40,12 @@ class Grouper {
     for (NodeId id = 0; id < g_.size(); ++id) {
       if (in_pass(id)) assign(id);
     }
-    if (o_.merge_sibling_kernels) renumber(merge_sibling_kernels(g_, f_, first_, numel_, recomputed_, o_));
     Flags is_output(n_, false);
     for (NodeId id : outputs) {
       if (id != kNoNode && in_pass(id)) is_output[id] = true;
+    }
+    if (o_.merge_sibling_kernels) {
+      renumber(merge_sibling_kernels(g_, f_, first_, numel_, recomputed_, o_, buffers_before_merging(is_output)));
     }
     decide_stores(is_output);
     if (o_.realize_reused_values) realize_on_reuse(g_, ops_, numel_, o_, f_);
@@ -49,6 +55,23 @@ class Grouper {
   }
 
  private:
+  // The fused values that are buffers of their own whatever the merges:
+  // stored (outputs, read by a non-fusible op, reductions) or realized by
+  // Inductor's lowering, as the grouping before merging has them. The
+  // sibling merger's sums across rows load these rather than compute them
+  // again (sibling_fusion.h).
+  Flags buffers_before_merging(const Flags& is_output) {
+    const Flags stored = f_.stored;
+    const Flags realized = f_.realized;
+    decide_stores(is_output);
+    if (o_.realize_reused_values) realize_on_reuse(g_, ops_, numel_, o_, f_);
+    Flags buffers(n_, false);
+    for (size_t i = 0; i < n_; ++i) buffers[i] = f_.stored[i] || f_.realized[i];
+    f_.stored = stored;
+    f_.realized = realized;
+    return buffers;
+  }
+
   // Kernel k now runs as kernel to[k].
   void renumber(const std::vector<int32_t>& to) {
     std::vector<NodeId> first;
@@ -92,6 +115,20 @@ class Grouper {
     const NodeRole r = f_.role[id];
     return r == NodeRole::Memory || r == NodeRole::Alias || r == NodeRole::Host || r == NodeRole::OwnKernel ||
            r == NodeRole::Absent || (r == NodeRole::Fused && f_.reduction[id]);
+  }
+
+  // The node whose tuple getitem `id` takes (var_mean's mean), else kNoNode.
+  NodeId item_base(NodeId id) const {
+    if (g_[id].packet != "operator.getitem") return kNoNode;
+    return view_base(g_[id]);
+  }
+
+  // Whether reduction `id` ends its kernel for its readers.
+  bool ends_kernel(NodeId id) const {
+    if (!o_.reductions_end_kernels) return false;
+    if (!o_.row_reduction_readers_join) return true;
+    const uint64_t length = row_reduction_length(g_, id);
+    return length == 0 || length > kPersistentRowElements;
   }
 
   bool is_member(NodeId id, int32_t k) const { return f_.role[id] == NodeRole::Fused && f_.kernel[id] == k; }
@@ -171,7 +208,12 @@ class Grouper {
     const bool alone =
         o_.column_reductions_start_kernels && reduces(id) && column_reduction_row_bytes(g_, id) > 0;
     for (NodeId x : alone ? std::span<const NodeId>() : std::span<const NodeId>(g_[id].inputs)) {
-      if (!in_pass(x) || f_.role[x] != NodeRole::Fused) continue;
+      if (!in_pass(x)) continue;
+      // A statistic of a fused reduction (var_mean's mean) leads to its kernel.
+      if (const NodeId base = item_base(x); base != kNoNode && in_pass(base) && f_.role[base] == NodeRole::Fused) {
+        x = base;
+      }
+      if (f_.role[x] != NodeRole::Fused) continue;
       const int32_t k = f_.kernel[x];
       if (std::find(tried_.begin(), tried_.end(), k) != tried_.end()) continue;
       tried_.push_back(k);
@@ -202,8 +244,12 @@ class Grouper {
     for (NodeId x : g_[id].inputs) {
       if (!in_pass(x)) continue;
       if (is_member(x, k)) {
-        if (f_.reduction[x] && o_.reductions_end_kernels) return false;
+        if (f_.reduction[x] && ends_kernel(x)) return false;
         continue;  // read in registers
+      }
+      if (const NodeId base = item_base(x); base != kNoNode && is_member(base, k)) {
+        if (ends_kernel(base)) return false;
+        continue;  // a statistic of k's reduction (var_mean's mean), in registers
       }
       stack_.push_back(x);
     }

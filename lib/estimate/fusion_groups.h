@@ -18,6 +18,9 @@
 // kernel whose reduction result it reads: the reduction ends its kernel, and
 // a consumer of both a reduction's result and its input starts a new kernel
 // that reads the input again (bandwidth_model.h says how). With
+// row_reduction_readers_join, a reduction along rows of at most 1024
+// elements is the exception: its readers, through a getitem of its tuple
+// too, join its kernel. With
 // realize_reused_values, a fused value that Inductor's lowering would realize
 // (several readers and more than 4 buffers read, or more than 8) is stored
 // when another kernel reads it; with realize_large_expressions, so is one

@@ -13,7 +13,11 @@
 // Two fused kernels merge when
 //   - both read a buffer from memory whose element count is the largest
 //     either of them reads (same iteration space: Inductor fuses only
-//     kernels whose loops agree),
+//     kernels whose loops agree); two sums across rows (column_reduction.h)
+//     only where one of them reads nothing the other does not, counting a
+//     value stored or realized by another kernel as a buffer it loads (a
+//     LayerNorm's weight and bias gradients, not two blocks' gradients
+//     that share the stage's output gradient),
 //   - neither reads the other's reduction result (with
 //     reductions_end_kernels, such a reader stays in a kernel of its own),
 //   - together they have at most 64 nodes (Inductor's max_fusion_size),
@@ -40,8 +44,11 @@ namespace pt {
 // Returns, per kernel, the kernel it runs in afterwards: ids 0..m-1, in the
 // order of the kernels' first nodes.
 // `recomputed`: the forward nodes this pass computes again, graph order.
+// `buffers`: per node, a fused value that is a buffer of its own (stored or
+// realized) whatever the merges; a sum across rows loads it.
 std::vector<int32_t> merge_sibling_kernels(const Graph& g, const FusionGroups& f,
                                            const std::vector<NodeId>& first, const std::vector<uint64_t>& numel,
-                                           const std::vector<NodeId>& recomputed, const BandwidthOptions& o);
+                                           const std::vector<NodeId>& recomputed, const BandwidthOptions& o,
+                                           const Flags& buffers);
 
 }  // namespace pt

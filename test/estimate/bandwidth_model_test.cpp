@@ -405,6 +405,34 @@ TEST_CASE("a kernel that reads a reduction's tuple items does not merge with tha
   CHECK(merged.bytes_loaded >= 3 * 64 * 128 * 4);  // x by both var_means' kernels and the normalization
 }
 
+TEST_CASE("readers of a reduction along rows of at most 1024 elements join its kernel") {
+  // A LayerNorm: var_mean over each row, then (x - mean) * rsqrt(var + eps).
+  // Inductor keeps a row of up to 1024 elements in registers and normalizes
+  // it in the statistics' kernel; a longer row is looped over, and the
+  // normalization reads it again as a kernel of its own would.
+  auto layer_norm = [](int64_t columns) {
+    GraphBuilder b;
+    b.input("x", {64, columns});
+    b.tuple_op("vm", "aten.var_mean.correction", {"x"}, {{64, 1}, {64, 1}}, "float32", {"reduction"},
+               "args { list { items { int: 1 } } }");
+    b.item("var", "vm", 0, {64, 1});
+    b.item("mean", "vm", 1, {64, 1});
+    b.op("sub", "aten.sub.Tensor", {"x", "mean"}, {64, columns});
+    b.op("rstd", "aten.rsqrt.default", {"var"}, {64, 1});
+    b.op("y", "aten.mul.Tensor", {"sub", "rstd"}, {64, columns});
+    return b.build({"y"});
+  };
+  const PassEstimate persistent = estimate_all(layer_norm(768));
+  CHECK(persistent.kernels.size() == 1);
+  CHECK(persistent.bytes_loaded < 2 * 64 * 768 * 4);  // x once (and the statistics, small)
+  BandwidthOptions apart;
+  apart.row_reduction_readers_join = false;
+  CHECK(estimate_all(layer_norm(768), apart).kernels.size() == 2);
+  const PassEstimate looped = estimate_all(layer_norm(2048));
+  CHECK(looped.kernels.size() == 2);
+  CHECK(looped.bytes_loaded >= 2 * 64 * 2048 * 4);
+}
+
 TEST_CASE("kernels far apart merge only when the recomputation runs next to its reader") {
   // 300 nodes between relu and its matmul reader: too far apart in graph
   // order, next to the mul once relu is known to be recomputed (PyTorch

@@ -228,3 +228,24 @@ TEST_CASE("a realized value that a sum across rows computes through is stored an
   REQUIRE(sum_kernel != p.kernels.end());
   CHECK(sum_kernel->bytes_loaded == 8192 + 8192);  // v, and twice (stored for the matmul)
 }
+
+TEST_CASE("sums across rows that share one buffer but read others of their own stay apart") {
+  // Two blocks' layer-scale gradients: each sums the stage's gradient g
+  // (the second with its block's own addition) times the block's own
+  // activation. Inductor keeps them in kernels of their own (ConvNeXt's
+  // generated code); one kernel of both would run at the later block.
+  GraphBuilder b;
+  b.input("g", {64, 32});
+  b.input("c", {64, 32});
+  b.input("a1", {64, 32});
+  b.input("a2", {64, 32});
+  b.op("p1", "aten.mul.Tensor", {"g", "a1"}, {64, 32});
+  b.op("s1", "aten.sum.dim_IntList", {"p1"}, {32}, "float32", {"reduction"}, dims({0}));
+  b.op("gc", "aten.add.Tensor", {"g", "c"}, {64, 32});
+  b.op("p2", "aten.mul.Tensor", {"gc", "a2"}, {64, 32});
+  b.op("s2", "aten.sum.dim_IntList", {"p2"}, {32}, "float32", {"reduction"}, dims({0}));
+  const pt::Graph g = b.build({"s1", "s2"});
+  const pt::PassEstimate p = pt::estimate_pass(g, pt::test::whole_pass(g), g.outputs,
+                                               pt::OpClasses::pytorch_defaults(), pt::Device{"test", 1e12, 1e15, 1e15});
+  CHECK(p.kernel_count == 2);
+}

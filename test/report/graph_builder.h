@@ -54,10 +54,10 @@ class GraphBuilder {
   // read through item().
   GraphBuilder& tuple_op(const std::string& name, const std::string& target, const std::vector<std::string>& args,
                          const std::vector<std::vector<int64_t>>& item_shapes, const std::string& dtype = "float32",
-                         const std::vector<std::string>& tags = {}) {
+                         const std::vector<std::string>& tags = {}, const std::string& extra_args = "") {
     text_ += "nodes { name: \"" + name + "\" op: \"call_function\" target: \"" + target + "\" ";
     for (const auto& a : args) text_ += "args { node: \"" + a + "\" } ";
-    text_ += "val { tuple {";
+    text_ += extra_args + " val { tuple {";
     for (const auto& shape : item_shapes) text_ += " items { " + tensor(shape, dtype) + " }";
     text_ += " } }";
     for (const auto& t : tags) text_ += " op_tags: \"" + t + "\"";
