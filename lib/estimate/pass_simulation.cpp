@@ -53,8 +53,11 @@ bool PassSimulation::same_buffer(NodeId a, NodeId b, const Flags& padded,
   const Node& na = g[a];
   const Node& nb = g[b];
   if (na.dtype == 0 || na.dtype != nb.dtype) return false;
-  if (na.size_bytes == nb.size_bytes) return true;
-  if (padded.empty()) return false;
+  // With padded layouts, equal values may still differ in storage: a
+  // backward input keeps the unpadded layout it came with, and a padded
+  // gradient of its size cannot be written into it (OPT's logits gradient
+  // and the logits' tangent).
+  if (padded.empty()) return na.size_bytes == nb.size_bytes;
   const uint64_t lo = std::min(na.size_bytes, nb.size_bytes), hi = std::max(na.size_bytes, nb.size_bytes);
   if (hi - lo > lo / 8) return false;
   auto storage = [&](NodeId id) {

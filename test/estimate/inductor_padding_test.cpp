@@ -4,6 +4,8 @@
 #include <vector>
 
 #include "estimate/inductor_padding.h"
+#include "estimate/pass_simulation.h"
+#include "analysis/node_op_classes.h"
 #include "prepare/text_graph.h"
 
 using namespace pt;
@@ -63,4 +65,21 @@ TEST_CASE("a matmul's pad of a buffer with room in its rows is Inductor's in-pla
   // Rows of 30528 need no padding, so there is no room to pad into.
   const Graph aligned = padded_gradient({0, 6, 0, 0}, "aten.mm.default", "30528");
   CHECK_FALSE(pads_in_place(aligned, aligned.find("p")));
+}
+
+TEST_CASE("a padded buffer is no buffer of its value's size for the reuse key: an input keeps its unpadded layout") {
+  // x (an input, as a backward's tangent) and g = relu(x) have one size and
+  // dtype; g, computed and not returned, is allocated 30528 wide. Written
+  // in place it would have needed x's storage to be g's (OPT's logits
+  // gradient and the logits' tangent: Inductor allocated the gradient).
+  const Graph g = padded_gradient();
+  const NodeOpClasses ops(g, OpClasses::pytorch_defaults());
+  const PassSimulation sim{g, ops};
+  Flags padded(static_cast<size_t>(g.size()), false);
+  const NodeId x = g.find("x"), grad = g.find("g");
+  CHECK(sim.same_buffer(x, grad, {}, {}));  // without padded layouts: equal sizes
+  padded[grad] = true;
+  CHECK_FALSE(sim.same_buffer(x, grad, padded, {}));
+  padded[x] = true;  // both computed and padded: one storage size
+  CHECK(sim.same_buffer(x, grad, padded, {}));
 }

@@ -165,10 +165,11 @@ namespace {
 // e = exp(x) is saved (exp taken out of the recomputable set); the backward
 // computes u = tangents_1 * e in registers and stores w from u. `w_val` is
 // w's dtype: float32 (16 bytes, e's size) or bfloat16 (8 bytes).
-std::string saved_then_fused(const std::string& w_target, const std::string& w_dtype) {
+// `e_returned`: the forward also returns e (whose gradient nothing reads).
+std::string saved_then_fused(const std::string& w_target, const std::string& w_dtype, bool e_returned = false) {
   const std::string f4 = R"(val { tensor { shape: [4] stride: [1] dtype: "float32" device: "cpu" } })";
   return R"(
-num_fwd_outputs: 1
+num_fwd_outputs: )" + std::string(e_returned ? "2" : "1") + R"(
 nodes { name: "x" op: "placeholder" target: "x" )" + f4 + R"( }
 nodes { name: "tangents_1" op: "placeholder" target: "tangents_1" val { tensor { dtype: "float32" device: "cpu" } } }
 nodes { name: "e" op: "call_function" target: "aten.exp.default" args { node: "x" } )" + f4 + R"( op_tags: "pointwise" }
@@ -178,7 +179,8 @@ nodes { name: "u" op: "call_function" target: "aten.mul.Tensor" args { node: "ta
          R"( op_tags: "pointwise" }
 nodes { name: "w" op: "call_function" target: ")" + w_target + R"(" args { node: "u" }
         val { tensor { shape: [4] stride: [1] dtype: ")" + w_dtype + R"(" device: "cpu" } } op_tags: "pointwise" }
-nodes { name: "output" op: "output" target: "output" args { list { items { node: "loss" } items { node: "w" } } } }
+nodes { name: "output" op: "output" target: "output" args { list { items { node: "loss" } )" +
+         std::string(e_returned ? "items { node: \"e\" } " : "") + R"(items { node: "w" } } } }
 )";
 }
 
@@ -224,6 +226,22 @@ TEST_CASE("a fused output of a dying buffer's size and dtype is written in place
   CHECK(m.backward_peak_bytes == 40);
   // write_in_place off: e and w are live together.
   CHECK(fused_backward_peak("aten.relu.default", "float32", true, false).backward_peak_bytes == 56);
+}
+
+TEST_CASE("a saved value that the forward also returns is the caller's: the backward neither frees it nor writes into it") {
+  // As with float32 w above, but e is also a forward output. AOTAutograd
+  // does not donate such a buffer to the backward, so w gets memory of its
+  // own and e stays live after w.
+  const ExpSaved p = partition_saving_exp(saved_then_fused("aten.relu.default", "float32", true), "e");
+  const Graph& g = p.prepared.graph;
+  Materialized m{pt::Flags(static_cast<size_t>(g.size()), true), pt::Flags(static_cast<size_t>(g.size()), true)};
+  for (NodeId id = 0; id < g.size(); ++id) {
+    if (g[id].name == "u") m.backward[id] = false;
+  }
+  const PeakMemory peak = simulate_peak_memory(g, p.result.classification, p.result.extraction, p.settings.op_classes, m);
+  // Backward start: x and e (16 each), loss and tangents_1 (4 each) = 40;
+  // w adds its own 16. Written into e it stayed at 40.
+  CHECK(peak.backward_peak_bytes == 56);
 }
 
 TEST_CASE("an output that reads the dying buffer only through a value its kernel realizes is not written in place") {
