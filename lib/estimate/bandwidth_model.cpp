@@ -80,10 +80,21 @@ BandwidthEstimate estimate_passes(const Graph& prepared, const PartitionResult& 
   }
   // Looked up once per node for both passes.
   const std::vector<uint64_t> numel = value_numels(prepared);
+  // Times are costed on kernels without row_reduction_readers_join, the
+  // peak simulation's masks come from kernels with it (bandwidth_options.h
+  // says why).
+  BandwidthOptions timed = o;
+  timed.row_reduction_readers_join = false;
   FusionGroups backward_groups =
-      group_kernels(prepared, e.backward, r.classification.bwd_outputs, node_ops, numel, o, e.recomputed);
-  out.backward = cost_kernels(prepared, backward_groups, node_ops, numel, device, o, detail);
-  out.forward = cost_pass(prepared, e.forward, fw_outputs, node_ops, numel, device, o, {}, detail);
+      group_kernels(prepared, e.backward, r.classification.bwd_outputs, node_ops, numel, timed, e.recomputed);
+  out.backward = cost_kernels(prepared, backward_groups, node_ops, numel, device, timed, detail);
+  out.forward = cost_pass(prepared, e.forward, fw_outputs, node_ops, numel, device, timed, {}, detail);
+  if (o.row_reduction_readers_join && o.reductions_end_kernels) {
+    FusionGroups forward_groups = group_kernels(prepared, e.forward, fw_outputs, node_ops, numel, o, {});
+    move_masks(forward_groups, out.forward);
+    backward_groups =
+        group_kernels(prepared, e.backward, r.classification.bwd_outputs, node_ops, numel, o, e.recomputed);
+  }
   if (around.with_forward) around.with_forward(out.forward);
   if (around.with_backward_groups) around.with_backward_groups(backward_groups);
   move_masks(backward_groups, out.backward);
