@@ -21,8 +21,11 @@ struct BandwidthOptions {
   // kernel, as the normalized input of a recomputed LayerNorm does in ViT's
   // and the MoE's generated backward code. Kept apart, the model stored
   // values Inductor keeps in registers and missed others it stores: against
-  // Inductor's replay of the backward, vit_l6 at budget 0.2 went from -57 to
-  // -28 MB and moe_top2 from -118 to -51 MB (H100). Longer rows loop, and
+  // Inductor's replay of the backward (H100), moe_top2 at budget 0.2 went
+  // from -118 to -51 MB, and moe_top2's 60% memory-limit plan, 3% over
+  // its limit without the join, fits; vit_l6 at 0.2 and 0.5 went from
+  // -57/-46 to +50/+78 MB (its residual-stream kernel now stores six
+  // LayerNorms' normalized inputs, Inductor's two). Longer rows loop, and
   // their readers re-read the row as a kernel of their own would (linear_ce's
   // online softmax). Peak memory only: step times are costed on kernels
   // without the join, on which the device terms were measured; with it, the
