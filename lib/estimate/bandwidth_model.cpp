@@ -83,8 +83,7 @@ BandwidthEstimate estimate_passes(const Graph& prepared, const PartitionResult& 
   // Times are costed on kernels without row_reduction_readers_join, the
   // peak simulation's masks come from kernels with it (bandwidth_options.h
   // says why).
-  BandwidthOptions timed = o;
-  timed.row_reduction_readers_join = false;
+  const BandwidthOptions timed = costed_options(o);
   FusionGroups backward_groups =
       group_kernels(prepared, e.backward, r.classification.bwd_outputs, node_ops, numel, timed, e.recomputed);
   out.backward = cost_kernels(prepared, backward_groups, node_ops, numel, device, timed, detail);

@@ -244,6 +244,14 @@ struct BandwidthOptions {
   void set(std::string_view key, std::string_view value);
 };
 
+// The options step times are costed with: `o` without
+// row_reduction_readers_join, which shapes the peak simulation's kernels
+// only.
+inline BandwidthOptions costed_options(BandwidthOptions o) {
+  o.row_reduction_readers_join = false;
+  return o;
+}
+
 // "key=value" for BandwidthOptions::set, and the keys with their defaults.
 void set_bandwidth_assignment(BandwidthOptions& o, std::string_view assignment);
 std::vector<std::string> bandwidth_option_keys();

@@ -98,12 +98,9 @@ BackwardReaders backward_readers(const Graph& g, const NodeOpClasses& ops, const
 void find_costs(const Graph& g, const PartitionResult& ref, const Settings& s, const Device& device,
                 const BandwidthOptions& o, const Flags& own, LinearPlanModel& m) {
   const NodeOpClasses ops = ref.node_ops ? *ref.node_ops : NodeOpClasses(g, s.op_classes);
-  // The kernels step times are costed on (bandwidth_options.h,
-  // row_reduction_readers_join: the peak simulation's differ).
-  BandwidthOptions timed = o;
-  timed.row_reduction_readers_join = false;
+  // The kernels step times are costed on (the peak simulation's differ).
   const std::vector<int32_t> kernel =
-      estimate_bandwidth(g, ref, s.op_classes, device, timed, PassDetail::Totals).backward.kernel;
+      estimate_bandwidth(g, ref, s.op_classes, device, costed_options(o), PassDetail::Totals).backward.kernel;
   Flags ref_recomputed(g.size(), false);
   for (NodeId id : ref.extraction.recomputed) ref_recomputed[id] = true;
   const Flags recomputable = recomputable_values(g, ref, s);

@@ -538,3 +538,22 @@ nodes { name: "output" op: "output" target: "output" args { list { items { node:
   CHECK(m.backward_peak_bytes >= 132);
   CHECK(m.backward_peak_bytes < 1024);
 }
+
+TEST_CASE("the persistent-row join shapes the peak simulation's kernels, not the costed ones") {
+  // sac_mlp's LayerNorms: with row_reduction_readers_join (the default)
+  // their normalizations join the statistics' kernels for the peak; the
+  // step time is costed on kernels without the join either way.
+  const auto loaded = load_graph_file(std::string(PT_TEST_DIR) + "/corpus/sac_mlp.pb", Format::Binary);
+  const Settings s;
+  const Partitioned p = partition_joint(loaded.graph, s);
+  auto estimate = [&](bool join) {
+    BandwidthOptions o;
+    o.row_reduction_readers_join = join;
+    return estimate_bandwidth_and_peak(p.prepared.graph, p.result, s.op_classes, parse_device("h100"), o,
+                                       PassDetail::Totals, nullptr);
+  };
+  const BandwidthAndPeak joined = estimate(true), apart = estimate(false);
+  CHECK(joined.bandwidth.forward.seconds == apart.bandwidth.forward.seconds);
+  CHECK(joined.bandwidth.backward.seconds == apart.bandwidth.backward.seconds);
+  CHECK(joined.memory.peak_bytes != apart.memory.peak_bytes);
+}
