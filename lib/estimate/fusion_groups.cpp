@@ -117,10 +117,12 @@ class Grouper {
            r == NodeRole::Absent || (r == NodeRole::Fused && f_.reduction[id]);
   }
 
-  // The node whose tuple getitem `id` takes (var_mean's mean), else kNoNode.
-  NodeId item_base(NodeId id) const {
+  // The fused node of this pass whose tuple getitem `id` takes (var_mean
+  // for its mean), else kNoNode.
+  NodeId item_of_fused(NodeId id) const {
     if (g_[id].packet != "operator.getitem") return kNoNode;
-    return view_base(g_[id]);
+    const NodeId base = view_base(g_[id]);
+    return base != kNoNode && in_pass(base) && f_.role[base] == NodeRole::Fused ? base : kNoNode;
   }
 
   // Whether reduction `id` ends its kernel for its readers.
@@ -210,9 +212,7 @@ class Grouper {
     for (NodeId x : alone ? std::span<const NodeId>() : std::span<const NodeId>(g_[id].inputs)) {
       if (!in_pass(x)) continue;
       // A statistic of a fused reduction (var_mean's mean) leads to its kernel.
-      if (const NodeId base = item_base(x); base != kNoNode && in_pass(base) && f_.role[base] == NodeRole::Fused) {
-        x = base;
-      }
+      if (const NodeId base = item_of_fused(x); base != kNoNode) x = base;
       if (f_.role[x] != NodeRole::Fused) continue;
       const int32_t k = f_.kernel[x];
       if (std::find(tried_.begin(), tried_.end(), k) != tried_.end()) continue;
@@ -247,7 +247,7 @@ class Grouper {
         if (f_.reduction[x] && ends_kernel(x)) return false;
         continue;  // read in registers
       }
-      if (const NodeId base = item_base(x); base != kNoNode && is_member(base, k)) {
+      if (const NodeId base = item_of_fused(x); base != kNoNode && is_member(base, k)) {
         if (ends_kernel(base)) return false;
         continue;  // a statistic of k's reduction (var_mean's mean), in registers
       }
