@@ -235,6 +235,14 @@ struct BandwidthOptions {
   // joins the two (sibling_fusion.h). Off: the reduction joins its
   // producer's kernel.
   bool column_reductions_start_kernels = true;
+  // Where Inductor's layout optimization applies (inductor_layout.h: a
+  // forward with enough convolutions of the kinds it favours), 4-D values
+  // recorded NCHW are read as channels-last, as Inductor lays them out:
+  // BatchNorm's statistics become reductions across rows, split in two.
+  // ConvMixer (NCHW, bf16, one H100) ran its recomputed statistics as
+  // kernels of 28, 3 and 1.5 us where the recorded strides predicted one
+  // of 19. Off: the recorded strides.
+  bool inductor_layout_optimization = true;
   // Nodes the cycle check of one join may visit; past it the node starts a
   // new kernel instead. Keeps the grouping near-linear on 10^5-node graphs
   // (the check is a backward search bounded by the kernel's first member).

@@ -1,5 +1,7 @@
 #include "estimate/column_reduction.h"
 
+#include "estimate/inductor_layout.h"
+
 #include <algorithm>
 #include <numeric>
 #include <string_view>
@@ -40,7 +42,7 @@ bool reduces_over_dims(const Node& n) {
 
 }  // namespace
 
-uint64_t column_reduction_row_bytes(const Graph& g, NodeId id) {
+uint64_t column_reduction_row_bytes(const Graph& g, NodeId id, bool channels_last) {
   const Node& n = g[id];
   if (!reduces_over_dims(n)) return 0;
   const NodeId input = n.positional_inputs[0];
@@ -48,21 +50,21 @@ uint64_t column_reduction_row_bytes(const Graph& g, NodeId id) {
   const proto::Value& v = input_record.val();
   if (v.kind_case() != proto::Value::kTensor) return 0;
   const auto& shape = v.tensor().shape();
-  const auto& stride = v.tensor().stride();
+  const std::vector<int64_t> stride = inductor_strides(v.tensor(), channels_last);
   const auto rank = static_cast<int64_t>(shape.size());
   const std::vector<int64_t> dims = reduced_dims(g.record(id), rank);
   if (dims.empty() || rank == 0) return 0;
   // Axes from the innermost out (contiguous order without strides).
   std::vector<int64_t> order(static_cast<size_t>(rank));
   std::iota(order.rbegin(), order.rend(), 0);
-  if (stride.size() == shape.size()) {
+  if (stride.size() == static_cast<size_t>(shape.size())) {
     std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) { return stride[a] < stride[b]; });
   }
   int64_t extent = 1;
   for (int64_t d : order) {
     if (shape[d] == 1) continue;
     if (std::find(dims.begin(), dims.end(), d) != dims.end()) break;
-    if (stride.size() == shape.size() && stride[d] != extent) break;
+    if (stride.size() == static_cast<size_t>(shape.size()) && stride[d] != extent) break;
     extent *= shape[d];
   }
   if (extent == 1) return 0;  // the innermost axis is reduced
@@ -75,7 +77,7 @@ uint64_t column_reduction_row_bytes(const Graph& g, NodeId id) {
   return static_cast<uint64_t>(extent) * (g[source].size_bytes / g[source].numel);
 }
 
-uint64_t row_reduction_length(const Graph& g, NodeId id) {
+uint64_t row_reduction_length(const Graph& g, NodeId id, bool channels_last) {
   const Node& n = g[id];
   if (!reduces_over_dims(n)) return 0;
   const proto::Node input_record = g.record(n.positional_inputs[0]);
@@ -84,7 +86,7 @@ uint64_t row_reduction_length(const Graph& g, NodeId id) {
   const auto& shape = v.tensor().shape();
   const auto rank = static_cast<int64_t>(shape.size());
   const std::vector<int64_t> dims = reduced_dims(g.record(id), rank);
-  if (dims.empty() || column_reduction_row_bytes(g, id) > 0) return 0;
+  if (dims.empty() || column_reduction_row_bytes(g, id, channels_last) > 0) return 0;
   uint64_t length = 1;
   for (int64_t d : dims) {
     if (d < 0 || d >= rank) return 0;
@@ -93,7 +95,7 @@ uint64_t row_reduction_length(const Graph& g, NodeId id) {
   return length;
 }
 
-bool is_split_reduction(const Graph& g, NodeId id, int multiprocessors) {
+bool is_split_reduction(const Graph& g, NodeId id, int multiprocessors, bool channels_last) {
   const Node& n = g[id];
   if (multiprocessors <= 0 || !reduces_over_dims(n)) return false;
   const proto::Node input_record = g.record(n.positional_inputs[0]);
@@ -113,7 +115,7 @@ bool is_split_reduction(const Graph& g, NodeId id, int multiprocessors) {
   }
   if (reduced == 0) return false;
   const uint64_t outputs = total / reduced, sms = static_cast<uint64_t>(multiprocessors);
-  if (column_reduction_row_bytes(g, id) > 0) return outputs < 64 * sms && reduced > 128;
+  if (column_reduction_row_bytes(g, id, channels_last) > 0) return outputs < 64 * sms && reduced > 128;
   return outputs < 2 * sms && reduced > 8192;
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "estimate/column_reduction.h"
+#include "estimate/inductor_layout.h"
 #include "estimate/scatter_copies.h"
 #include "estimate/inductor_fusible.h"
 #include "estimate/realize_on_reuse.h"
@@ -28,6 +29,7 @@ class Grouper {
     f_.reduction.assign(n_, false);
     f_.stored.assign(n_, false);
     f_.realized.assign(n_, false);
+    f_.channels_last = o.inductor_layout_optimization && inductor_lays_out_channels_last(g);
     forced_.assign(n_, false);
     seen_.assign(n_, 0);
     // The output node is always the last node (validate.cpp).
@@ -129,7 +131,7 @@ class Grouper {
   bool ends_kernel(NodeId id) const {
     if (!o_.reductions_end_kernels) return false;
     if (!o_.row_reduction_readers_join) return true;
-    const uint64_t length = row_reduction_length(g_, id);
+    const uint64_t length = row_reduction_length(g_, id, f_.channels_last);
     return length == 0 || length > kPersistentRowElements;
   }
 
@@ -208,7 +210,7 @@ class Grouper {
     int32_t chosen = -1;
     tried_.clear();
     const bool alone =
-        o_.column_reductions_start_kernels && reduces(id) && column_reduction_row_bytes(g_, id) > 0;
+        o_.column_reductions_start_kernels && reduces(id) && column_reduction_row_bytes(g_, id, f_.channels_last) > 0;
     for (NodeId x : alone ? std::span<const NodeId>() : std::span<const NodeId>(g_[id].inputs)) {
       if (!in_pass(x)) continue;
       // A statistic of a fused reduction (var_mean's mean) leads to its kernel.

@@ -72,6 +72,9 @@ struct FusionGroups {
   Flags realized;
   // Per kernel, its nodes in graph order (list_by_kernel of `kernel`).
   KernelLists by_kernel;
+  // Inductor lays the graph's 4-D values out channels-last
+  // (BandwidthOptions::inductor_layout_optimization, inductor_layout.h).
+  bool channels_last = false;
 
   std::span<const NodeId> members(int32_t k) const { return by_kernel.of(k); }
   int32_t kernel_count() const {

@@ -280,7 +280,7 @@ class PassCoster {
     double fraction = 1;
     for (NodeId m : members) {
       if (!f_.reduction[m]) continue;
-      const auto row = static_cast<double>(column_reduction_row_bytes(g_, m));
+      const auto row = static_cast<double>(column_reduction_row_bytes(g_, m, f_.channels_last));
       if (row > 0) fraction = std::min(fraction, row / (row + overhead));
     }
     return fraction;
@@ -290,7 +290,7 @@ class PassCoster {
   // (BandwidthOptions::split_reductions).
   bool holds_split_reduction(std::span<const NodeId> members) const {
     return std::any_of(members.begin(), members.end(), [&](NodeId m) {
-      return f_.reduction[m] && is_split_reduction(g_, m, device_.multiprocessors);
+      return f_.reduction[m] && is_split_reduction(g_, m, device_.multiprocessors, f_.channels_last);
     });
   }
 

@@ -50,7 +50,7 @@ class SiblingMerger {
         for (NodeId m : members(static_cast<int32_t>(k))) {
           if (!f_.reduction[m] || g_[m].positional_inputs.empty()) continue;
           const std::pair<uint64_t, uint64_t> shape{numel(m), numel(g_[m].positional_inputs[0])};
-          if (column_reduction_row_bytes(g_, m) > 0) {
+          if (column_reduction_row_bytes(g_, m, f_.channels_last) > 0) {
             column_shape_[k] = shape;
           } else if (shape.first > 1 && shape.first < shape.second) {
             row_shape_[k] = shape;

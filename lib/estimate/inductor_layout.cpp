@@ -1,0 +1,63 @@
+#include "estimate/inductor_layout.h"
+
+namespace pt {
+
+namespace {
+
+// Inductor skips the optimization where convolutions are this rare: one
+// per 300 nodes of the forward graph or fewer (a vision transformer's patch
+// embedding).
+constexpr int64_t kNodesPerConvolution = 300;
+constexpr int64_t kSmallChannels = 64;
+
+// A node of the forward graph Inductor compiles: the primals and the
+// nodes not tagged for the backward (an untagged graph counts whole, which
+// only makes the rarity rule stricter).
+bool in_forward(const Node& n) {
+  if (n.op == OpKind::Placeholder) return n.input_kind == InputKind::Primal || n.input_kind == InputKind::FwdSeed;
+  return n.op != OpKind::Output && n.tag != PartitionerTag::IsBackward && n.tag != PartitionerTag::MustBeInBackward;
+}
+
+}  // namespace
+
+bool inductor_lays_out_channels_last(const Graph& g) {
+  int64_t forward_nodes = 0, convolutions = 0;
+  bool all_small = true;
+  for (NodeId id = 0; id < static_cast<NodeId>(g.nodes.size()); ++id) {
+    const Node& n = g[id];
+    if (!in_forward(n)) continue;
+    ++forward_nodes;
+    if (n.packet != "aten.convolution" || n.positional_inputs.size() < 2) continue;
+    ++convolutions;
+    const proto::Node weight_record = g.record(n.positional_inputs[1]);
+    if (weight_record.val().kind_case() != proto::Value::kTensor) return false;
+    const auto& w = weight_record.val().tensor().shape();  // out, in per group, kernel...
+    if (w.size() < 3) return false;
+    const proto::Node record = g.record(id);
+    const int64_t groups =
+        record.args_size() > 8 && record.args(8).kind_case() == proto::Arg::kInt ? record.args(8).int_() : 1;
+    if (groups > 1 && w[1] > 1) return false;                 // grouped, several channels per group
+    if (w[0] * 2 <= w[1] && w[2] > 1) return false;           // wide kernel narrowing the channels
+    all_small = all_small && w[0] <= kSmallChannels && w[1] <= kSmallChannels;
+  }
+  return convolutions > 0 && forward_nodes < kNodesPerConvolution * convolutions && !all_small;
+}
+
+std::vector<int64_t> inductor_strides(const proto::TensorMeta& t, bool channels_last) {
+  std::vector<int64_t> strides(t.stride().begin(), t.stride().end());
+  if (!channels_last || t.shape_size() != 4 || t.shape(1) <= 1) return strides;
+  // Contiguous NCHW (as a value without recorded strides is): each stride
+  // the product of the sizes inside it.
+  if (!strides.empty()) {
+    if (strides.size() != 4) return strides;
+    int64_t expected = 1;
+    for (int d = 3; d >= 0; --d) {
+      if (t.shape(d) != 1 && strides[static_cast<size_t>(d)] != expected) return strides;
+      expected *= t.shape(d);
+    }
+  }
+  const int64_t c = t.shape(1), h = t.shape(2), w = t.shape(3);
+  return {c * h * w, 1, w * c, c};
+}
+
+}  // namespace pt
