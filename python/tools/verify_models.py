@@ -300,13 +300,13 @@ def vit_b16_bf16(b=32):
 
 # --- model families for docs/prediction_accuracy.md ------------------------
 
-def _channels_last_classifier(name, build, b, dtype, seed):
-    """A torchvision classifier in `dtype`, weights and input channels-last,
-    train mode, 224 x 224 images, 1000 classes."""
+def _channels_last_classifier(name, build, b, dtype, seed, memory_format=torch.channels_last):
+    """A torchvision classifier in `dtype`, weights and input channels-last
+    (or `memory_format`), train mode, 224 x 224 images, 1000 classes."""
     torch.manual_seed(0)
-    m = build().cuda().to(dtype=dtype, memory_format=torch.channels_last).train()
+    m = build().cuda().to(dtype=dtype, memory_format=memory_format).train()
     x = torch.randn(b, 3, 224, 224, device="cuda", dtype=dtype, generator=_gen(seed))
-    x = x.contiguous(memory_format=torch.channels_last)
+    x = x.contiguous(memory_format=memory_format)
     y = torch.randint(0, 1000, (b,), device="cuda", generator=_gen(seed + 1))
     return Workload(name, _ce_step, {"m": m}, lambda i: (m, x, y))
 
@@ -609,6 +609,30 @@ def qwen2_lm(b=8, t=1024, batches=4):
                     lambda i: (m, data[i % batches][0], data[i % batches][1]), lr=1e-4)
 
 
+def resnet50_bf16(b=64):
+    """torchvision resnet50, bf16, B=64, NCHW as PyTorch creates it: Inductor's
+    layout optimization lays its convolutions out channels-last."""
+    import torchvision
+    return _channels_last_classifier("resnet50_bf16", torchvision.models.resnet50, b, torch.bfloat16, 77,
+                                     torch.contiguous_format)
+
+
+def efficientnet_b0_bf16(b=128):
+    """torchvision efficientnet_b0, bf16, B=128, NCHW (laid out channels-last
+    by Inductor), stochastic depth and dropout off."""
+    import torchvision
+    build = functools.partial(torchvision.models.efficientnet_b0, stochastic_depth_prob=0.0, dropout=0.0)
+    return _channels_last_classifier("efficientnet_b0_bf16", build, b, torch.bfloat16, 79, torch.contiguous_format)
+
+
+def densenet121_bf16(b=64):
+    """torchvision densenet121, bf16, B=64, NCHW: its 3x3 convolutions narrow
+    128 channels to 32, so Inductor keeps the NCHW layout."""
+    import torchvision
+    return _channels_last_classifier("densenet121_bf16", torchvision.models.densenet121, b, torch.bfloat16, 81,
+                                     torch.contiguous_format)
+
+
 FAMILY_MODELS = {"resnet50_fp32_cl": resnet50_fp32_cl, "resnet50_bf16_cl": resnet50_bf16_cl,
                  "convnext_tiny_bf16_cl": convnext_tiny_bf16_cl, "vit_b16": vit_b16_bf16,
                  "llama_gqa": llama_gqa, "moe_top2": moe_top2,
@@ -620,7 +644,8 @@ FAMILY_MODELS = {"resnet50_fp32_cl": resnet50_fp32_cl, "resnet50_bf16_cl": resne
                  "densenet121_bf16_cl": densenet121_bf16_cl, "mnasnet_bf16_cl": mnasnet_bf16_cl,
                  "poolformer_s12_bf16": poolformer_s12_bf16, "gpt_neox_lm": gpt_neox_lm,
                  "vgg11_bn_bf16_cl": vgg11_bn_bf16_cl, "convmixer_bf16": convmixer_bf16,
-                 "bloom_lm": bloom_lm, "qwen2_lm": qwen2_lm}
+                 "bloom_lm": bloom_lm, "qwen2_lm": qwen2_lm, "resnet50_bf16": resnet50_bf16,
+                 "efficientnet_b0_bf16": efficientnet_b0_bf16, "densenet121_bf16": densenet121_bf16}
 
 
 CORPUS_MODELS = {"linear_ce": linear_ce, "mlp_dynamic": mlp_dynamic, "sac_mlp": sac_mlp,
