@@ -128,15 +128,14 @@ struct BandwidthOptions {
   // them): the achieved rates, not the datasheet's, are what a step takes.
   // Off: the roofline at the datasheet peaks.
   bool apply_device_efficiency = true;
-  // A fused kernel takes at least as long as its arithmetic: erf and exp
-  // elements at the device's measured cost (Device::erf_seconds,
+  // A fused kernel takes at least as long as its arithmetic: evaluations of
+  // erf, exp, sin and cos at the device's measured cost (Device::erf_seconds,
   // exp_seconds; the h200 preset carries them), each distinct expression
-  // once (Inductor computes a value the kernel holds twice, the recomputed
-  // GELU and the GELU backward's own erf of the same input, once). GELU
-  // kernels run at ~2.5 TB/s on an H200, bound by erf: an extra store costs
-  // them ~18 us where bytes alone said 64 (docs/bandwidth_model.md,
-  // fifth pass). An online softmax's exp counts twice (pass_cost.cpp).
-  // Off: fused kernels cost their bytes only.
+  // once (kernel_arithmetic.h). GELU kernels run at ~2.5 TB/s on an H200,
+  // bound by erf: an extra store costs them ~18 us where bytes alone said 64
+  // (docs/bandwidth_model.md, fifth pass); rotary embeddings' cos and sin,
+  // computed again in every layer's kernels, made Qwen2's step 0.57 ms
+  // slower than saving them. Off: fused kernels cost their bytes only.
   bool fused_compute_floor = true;
   // A kernel that reads a reduction's result and that reduction's input
   // (the consumer a reduction's kernel could not hold: softmax's division,

@@ -2,17 +2,14 @@
 
 #include <algorithm>
 #include <span>
-#include <string>
-#include <unordered_map>
 #include <utility>
 
 #include "graph/dtype.h"
-#include "prepare/cse_key.h"
 #include "estimate/attention_rate.h"
 #include "estimate/column_reduction.h"
 #include "estimate/convolution_time.h"
 #include "estimate/kernel_flops.h"
-#include "estimate/online_softmax.h"
+#include "estimate/kernel_arithmetic.h"
 #include "estimate/value_numel.h"
 
 namespace pt {
@@ -39,24 +36,15 @@ bool is_convolution(const Node& n) {
   return std::find(std::begin(kConvolutionOps), std::end(kConvolutionOps), n.packet) != std::end(kConvolutionOps);
 }
 
-uint64_t scaled(uint64_t a, uint64_t num, uint64_t den) {
-  if (den == 0) return 0;
-  const unsigned __int128 p = static_cast<unsigned __int128>(a) * num;
-  return static_cast<uint64_t>((p + den - 1) / den);
-}
-
 class PassCoster {
  public:
   PassCoster(const Graph& g, const FusionGroups& f, const NodeOpClasses& ops,
              const std::vector<uint64_t>& numel, const Device& d, const BandwidthOptions& o)
-      : g_(g), f_(f), ops_(ops), numel_(numel), device_(d), o_(o), n_(static_cast<size_t>(g.size())) {
+      : g_(g), f_(f), ops_(ops), numel_(numel), device_(d), o_(o), n_(static_cast<size_t>(g.size())),
+        arithmetic_(g, f, numel, d) {
     demand_.assign(n_, 0);
     mark_.assign(n_, 0);
     kernel_loads_.resize(static_cast<size_t>(f.kernel_count()));
-    if (o_.fused_compute_floor) {
-      kept_as_.resize(n_);
-      for (size_t i = 0; i < n_; ++i) kept_as_[i] = static_cast<NodeId>(i);
-    }
   }
 
   PassEstimate run(PassDetail detail) {
@@ -255,7 +243,7 @@ class PassCoster {
       ke.seconds += 2 * device_.kernel_latency_seconds;
     }
     if (!ke.fused && derate) ke.seconds += atomic_seconds(roots.front());
-    if (ke.fused && o_.fused_compute_floor) ke.seconds = std::max(ke.seconds, arithmetic_seconds(closure));
+    if (ke.fused && o_.fused_compute_floor) ke.seconds = std::max(ke.seconds, arithmetic_.seconds(roots, closure));
 
     for (NodeId c : closure) mark_[c] = kNone, demand_[c] = 0;
     for (NodeId x : loads) mark_[x] = kNone, demand_[x] = 0;
@@ -319,36 +307,6 @@ class PassCoster {
     return false;
   }
 
-  // The fused kernel's erf and exp work (BandwidthOptions::fused_compute_floor):
-  // demanded elements times the device's cost, each distinct expression once.
-  // `closure`: the kernel's computation, descending ids; demand_ still set.
-  double arithmetic_seconds(const std::vector<NodeId>& closure) {
-    if (device_.erf_seconds <= 0 && device_.exp_seconds <= 0) return 0;
-    auto cost = [&](NodeId c) {
-      const std::string_view p = g_[c].packet;
-      return p == "aten.erf" ? device_.erf_seconds : p == "aten.exp" ? device_.exp_seconds : 0.0;
-    };
-    if (std::none_of(closure.begin(), closure.end(), [&](NodeId c) { return cost(c) > 0; })) return 0;
-    // Value numbering in graph order: a node whose CSE key (cse_key.h, with
-    // inputs replaced by their representatives) was seen is that value.
-    double seconds = 0;
-    seen_.clear();
-    for (auto it = closure.rbegin(); it != closure.rend(); ++it) {
-      const NodeId c = *it;
-      if (cse_key(g_, c, kept_as_, key_)) {
-        const auto [pos, fresh] = seen_.emplace(key_, c);
-        if (!fresh) {
-          kept_as_[c] = pos->second;
-          continue;
-        }
-      }
-      const double per_element = cost(c) * (online_softmax_exp(g_, numel_, c) ? 2 : 1);
-      seconds += per_element * static_cast<double>(demand_[c]);
-    }
-    for (NodeId c : closure) kept_as_[c] = c;
-    return seconds;
-  }
-
   const Graph& g_;
   const FusionGroups& f_;
   const NodeOpClasses& ops_;
@@ -361,9 +319,7 @@ class PassCoster {
   std::vector<NodeId> roots_, closure_, loads_, stack_;  // cost_kernel's scratch
   std::vector<std::vector<NodeId>> kernel_loads_;        // per fused kernel costed so far, sorted
   std::vector<NodeId> reductions_;                       // read_again_after_reduction's reductions
-  std::vector<NodeId> kept_as_;                          // arithmetic_seconds' value numbers (identity between kernels)
-  std::unordered_map<std::string, NodeId> seen_;
-  std::string key_;
+  KernelArithmetic arithmetic_;
 };
 
 }  // namespace

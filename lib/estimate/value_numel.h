@@ -16,4 +16,13 @@ namespace pt {
 // every edge: 8 bytes a node stay in cache where whole Nodes do not.
 std::vector<uint64_t> value_numels(const Graph& g);
 
+// a x num / den, rounded up, without overflow in between (elements or bytes
+// of a part of a value: `a` of its `den` elements, `num` its bytes); 0 when
+// den is 0.
+inline uint64_t scaled(uint64_t a, uint64_t num, uint64_t den) {
+  if (den == 0) return 0;
+  const unsigned __int128 p = static_cast<unsigned __int128>(a) * num;
+  return static_cast<uint64_t>((p + den - 1) / den);
+}
+
 }  // namespace pt
