@@ -42,7 +42,7 @@ bool reduces_over_dims(const Node& n) {
 
 }  // namespace
 
-uint64_t column_reduction_row_bytes(const Graph& g, NodeId id, bool channels_last) {
+uint64_t column_reduction_row_bytes(const Graph& g, NodeId id, const Flags& channels_last) {
   const Node& n = g[id];
   if (!reduces_over_dims(n)) return 0;
   const NodeId input = n.positional_inputs[0];
@@ -50,7 +50,8 @@ uint64_t column_reduction_row_bytes(const Graph& g, NodeId id, bool channels_las
   const proto::Value& v = input_record.val();
   if (v.kind_case() != proto::Value::kTensor) return 0;
   const auto& shape = v.tensor().shape();
-  const std::vector<int64_t> stride = inductor_strides(v.tensor(), channels_last);
+  const bool laid_out = !channels_last.empty() && channels_last[static_cast<size_t>(input)];
+  const std::vector<int64_t> stride = inductor_strides(v.tensor(), laid_out);
   const auto rank = static_cast<int64_t>(shape.size());
   const std::vector<int64_t> dims = reduced_dims(g.record(id), rank);
   if (dims.empty() || rank == 0) return 0;
@@ -77,7 +78,7 @@ uint64_t column_reduction_row_bytes(const Graph& g, NodeId id, bool channels_las
   return static_cast<uint64_t>(extent) * (g[source].size_bytes / g[source].numel);
 }
 
-uint64_t row_reduction_length(const Graph& g, NodeId id, bool channels_last) {
+uint64_t row_reduction_length(const Graph& g, NodeId id, const Flags& channels_last) {
   const Node& n = g[id];
   if (!reduces_over_dims(n)) return 0;
   const proto::Node input_record = g.record(n.positional_inputs[0]);
@@ -95,7 +96,7 @@ uint64_t row_reduction_length(const Graph& g, NodeId id, bool channels_last) {
   return length;
 }
 
-bool is_split_reduction(const Graph& g, NodeId id, int multiprocessors, bool channels_last) {
+bool is_split_reduction(const Graph& g, NodeId id, int multiprocessors, const Flags& channels_last) {
   const Node& n = g[id];
   if (multiprocessors <= 0 || !reduces_over_dims(n)) return false;
   const proto::Node input_record = g.record(n.positional_inputs[0]);

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 
+#include "graph/flags.h"
 #include "graph/graph.h"
 
 namespace pt {
@@ -21,15 +22,15 @@ namespace pt {
 // upcast to float32 inside the kernel looked through). 0 when `id` reduces
 // its input's innermost axis, reduces every axis, or is no reduction over
 // listed dimensions.
-// `channels_last`: the graph's inductor_lays_out_channels_last
-// (inductor_layout.h), which decides the strides read.
-uint64_t column_reduction_row_bytes(const Graph& g, NodeId id, bool channels_last);
+// `channels_last`: the graph's channels_last_values (inductor_layout.h),
+// which decide the strides of the input read; empty: the recorded ones.
+uint64_t column_reduction_row_bytes(const Graph& g, NodeId id, const Flags& channels_last);
 
 // The elements each output of `id` reduces, where it reduces over listed
 // dimensions that include its input's innermost (stride-1) axis: a
 // reduction along rows (a LayerNorm's statistics, a softmax's max and sum).
 // 0 for any other reduction.
-uint64_t row_reduction_length(const Graph& g, NodeId id, bool channels_last);
+uint64_t row_reduction_length(const Graph& g, NodeId id, const Flags& channels_last);
 
 // Whether Inductor splits reduction `id` into two kernels on a device of
 // `multiprocessors` SMs (torch/_inductor/ir.py, Reduction.num_splits): a
@@ -40,7 +41,7 @@ uint64_t row_reduction_length(const Graph& g, NodeId id, bool channels_last);
 // multiprocessor and each reduces more than 8192 (a loss's sum). False
 // when `multiprocessors` is 0 or `id` is no reduction over listed
 // dimensions.
-bool is_split_reduction(const Graph& g, NodeId id, int multiprocessors, bool channels_last);
+bool is_split_reduction(const Graph& g, NodeId id, int multiprocessors, const Flags& channels_last);
 
 // Whether Inductor runs a sum across rows and a reduction along rows of one
 // input of `rows` x `columns` elements in one kernel, its mix-order

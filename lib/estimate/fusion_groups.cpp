@@ -29,7 +29,7 @@ class Grouper {
     f_.reduction.assign(n_, false);
     f_.stored.assign(n_, false);
     f_.realized.assign(n_, false);
-    f_.channels_last = o.inductor_layout_optimization && inductor_lays_out_channels_last(g);
+    if (o.inductor_layout_optimization) f_.channels_last = channels_last_values(g);
     forced_.assign(n_, false);
     seen_.assign(n_, 0);
     // The output node is always the last node (validate.cpp).

@@ -72,9 +72,10 @@ struct FusionGroups {
   Flags realized;
   // Per kernel, its nodes in graph order (list_by_kernel of `kernel`).
   KernelLists by_kernel;
-  // Inductor lays the graph's 4-D values out channels-last
-  // (BandwidthOptions::inductor_layout_optimization, inductor_layout.h).
-  bool channels_last = false;
+  // Per node, Inductor lays its 4-D value out channels-last
+  // (BandwidthOptions::inductor_layout_optimization, inductor_layout.h's
+  // channels_last_values); empty where it lays none out.
+  Flags channels_last;
 
   std::span<const NodeId> members(int32_t k) const { return by_kernel.of(k); }
   int32_t kernel_count() const {

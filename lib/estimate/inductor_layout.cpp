@@ -1,5 +1,8 @@
 #include "estimate/inductor_layout.h"
 
+#include <algorithm>
+#include <string_view>
+
 namespace pt {
 
 namespace {
@@ -16,6 +19,15 @@ constexpr int64_t kSmallChannels = 64;
 bool in_forward(const Node& n) {
   if (n.op == OpKind::Placeholder) return n.input_kind == InputKind::Primal || n.input_kind == InputKind::FwdSeed;
   return n.op != OpKind::Output && n.tag != PartitionerTag::IsBackward && n.tag != PartitionerTag::MustBeInBackward;
+}
+
+// Ops whose result does not take its input's layout (channels_last_values).
+constexpr std::string_view kLayoutEnds[] = {
+    "aten.view", "aten._unsafe_view", "aten.reshape", "aten.mm", "aten.bmm", "aten.addmm", "aten.matmul",
+};
+
+bool ends_layout(const Node& n) {
+  return std::find(std::begin(kLayoutEnds), std::end(kLayoutEnds), n.packet) != std::end(kLayoutEnds);
 }
 
 }  // namespace
@@ -41,6 +53,53 @@ bool inductor_lays_out_channels_last(const Graph& g) {
     all_small = all_small && w[0] <= kSmallChannels && w[1] <= kSmallChannels;
   }
   return convolutions > 0 && forward_nodes < kNodesPerConvolution * convolutions && !all_small;
+}
+
+Flags channels_last_values(const Graph& g) {
+  if (!inductor_lays_out_channels_last(g)) return {};
+  const auto n = static_cast<NodeId>(g.nodes.size());
+  Flags cl(static_cast<size_t>(n), false);
+  auto propagates = [&](NodeId id) { return in_forward(g[id]) && g[id].packet != "aten.bmm"; };
+  // Inductor's first pass, last node first: convolutions, and what a
+  // member reads.
+  NodeId last_conv = kNoNode;
+  for (NodeId id = n - 1; id >= 0; --id) {
+    const Node& node = g[id];
+    if (!in_forward(node)) continue;
+    if (node.packet == "aten.convolution") {
+      cl[id] = true;
+      if (last_conv == kNoNode) last_conv = id;
+    } else if (propagates(id)) {
+      for (NodeId u : g.users[id]) {
+        if (cl[u] && in_forward(g[u])) {
+          cl[id] = true;
+          break;
+        }
+      }
+    }
+  }
+  // Its second pass, in order up to the last convolution: what a member feeds.
+  for (NodeId id = 0; id < n && id != last_conv; ++id) {
+    if (!cl[id] || !in_forward(g[id])) continue;
+    for (NodeId u : g.users[id]) {
+      if (propagates(u)) cl[u] = true;
+    }
+  }
+  // Then a value computed from one that has the layout has it, except
+  // through a view or a matmul, which changes the rank or the shape the
+  // layout is of (an attention score computed from a convolution's output
+  // through a 3-D matmul keeps its recorded strides). Only 4-D values are
+  // read with the layout (inductor_strides).
+  for (NodeId id = 0; id < n; ++id) {
+    if (cl[id] || ends_layout(g[id])) continue;
+    for (NodeId x : g[id].inputs) {
+      if (x >= 0 && cl[x]) {
+        cl[id] = true;
+        break;
+      }
+    }
+  }
+  return cl;
 }
 
 std::vector<int64_t> inductor_strides(const proto::TensorMeta& t, bool channels_last) {

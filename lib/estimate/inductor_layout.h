@@ -8,13 +8,12 @@
 // splits those reductions; read at the recorded strides, they were
 // reductions along contiguous rows, ConvMixer's 65 recomputed statistics
 // kernels 11 us short each (1.07 ms of a 2.17 ms step-time change).
-// The backward follows: its saved inputs come from the forward with the
-// forward's strides.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
+#include "graph/flags.h"
 #include "graph/graph.h"
 
 namespace pt {
@@ -27,11 +26,20 @@ namespace pt {
 // input and output channels.
 bool inductor_lays_out_channels_last(const Graph& g);
 
+// Per node of `g`, whether Inductor lays its value out channels-last where
+// it is 4-D (empty when the optimization does not apply): in the forward,
+// the convolutions, what feeds them and what they feed up to the last one
+// (find_nodes_prefer_channels_last; a bmm stops it); anywhere, a value
+// computed from such a value, as Inductor's kernels follow their inputs'
+// layout and the backward's saved inputs keep the forward's, except
+// through a view or a matmul: an attention score computed from a
+// convolution's output through a 3-D matmul keeps its recorded strides.
+Flags channels_last_values(const Graph& g);
+
 // The strides Inductor gives tensor value `t`: its recorded strides, or,
-// where `channels_last` (inductor_lays_out_channels_last of its graph) and
-// `t` is a 4-D tensor of more than one channel laid out contiguously
-// (NCHW; so is one without recorded strides), the channels-last strides of
-// its shape.
+// where `channels_last` (its node's channels_last_values) and `t` is a 4-D
+// tensor of more than one channel laid out contiguously (NCHW; so is one
+// without recorded strides), the channels-last strides of its shape.
 std::vector<int64_t> inductor_strides(const proto::TensorMeta& t, bool channels_last);
 
 }  // namespace pt

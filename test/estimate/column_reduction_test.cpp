@@ -30,11 +30,11 @@ TEST_CASE("a per-channel sum of a channels-last activation keeps rows of its cha
        "args { dtype: \"float32\" }", {72, 1, 24, 8});
   b.op("upcast_sum", "aten.sum.dim_IntList", {"upcast"}, {8}, "float32", {"reduction"}, dims({0, 2, 3}));
   const pt::Graph g = b.build({"per_channel", "per_pixel", "upcast_sum"});
-  CHECK(pt::column_reduction_row_bytes(g, g.find("per_channel"), false) == 8 * 2);
-  CHECK(pt::column_reduction_row_bytes(g, g.find("per_pixel"), false) == 0);  // along the innermost axis
+  CHECK(pt::column_reduction_row_bytes(g, g.find("per_channel"), {}) == 8 * 2);
+  CHECK(pt::column_reduction_row_bytes(g, g.find("per_pixel"), {}) == 0);  // along the innermost axis
   // The kernel reads the bfloat16 buffer; its float32 upcast is computed inside.
-  CHECK(pt::column_reduction_row_bytes(g, g.find("upcast_sum"), false) == 8 * 2);
-  CHECK(pt::column_reduction_row_bytes(g, g.find("upcast"), false) == 0);  // no reduction
+  CHECK(pt::column_reduction_row_bytes(g, g.find("upcast_sum"), {}) == 8 * 2);
+  CHECK(pt::column_reduction_row_bytes(g, g.find("upcast"), {}) == 0);  // no reduction
 }
 
 TEST_CASE("without strides an input is contiguous: a sum over its first axis keeps whole rows") {
@@ -44,9 +44,9 @@ TEST_CASE("without strides an input is contiguous: a sum over its first axis kee
   b.op("all", "aten.sum.dim_IntList", {"x"}, {1}, "float32", {"reduction"}, dims({0, 1, 2}));
   b.op("rows", "aten.sum.dim_IntList", {"x"}, {4, 3}, "float32", {"reduction"}, dims({-1}));
   const pt::Graph g = b.build({"columns", "all", "rows"});
-  CHECK(pt::column_reduction_row_bytes(g, g.find("columns"), false) == 3 * 6 * 4);
-  CHECK(pt::column_reduction_row_bytes(g, g.find("all"), false) == 0);
-  CHECK(pt::column_reduction_row_bytes(g, g.find("rows"), false) == 0);
+  CHECK(pt::column_reduction_row_bytes(g, g.find("columns"), {}) == 3 * 6 * 4);
+  CHECK(pt::column_reduction_row_bytes(g, g.find("all"), {}) == 0);
+  CHECK(pt::column_reduction_row_bytes(g, g.find("rows"), {}) == 0);
 }
 
 TEST_CASE("a kernel holding a reduction across rows moves its bytes as if each row were longer") {
@@ -85,7 +85,7 @@ TEST_CASE("Inductor splits reductions to few outputs over many elements in two")
   b.op("few_long_rows", "aten.sum.dim_IntList", {"few_rows"}, {16}, "float32", {"reduction"}, dims({1}));
   const pt::Graph g = b.build({"stats", "bias_grad", "row_sums", "loss_sum", "short_columns", "many_outputs",
                                "few_long_rows"});
-  const auto split = [&](const char* name, int sms = 132) { return pt::is_split_reduction(g, g.find(name), sms, false); };
+  const auto split = [&](const char* name, int sms = 132) { return pt::is_split_reduction(g, g.find(name), sms, {}); };
   CHECK(split("stats"));       // 512 outputs of 3136
   CHECK(split("bias_grad"));   // 768 outputs of 8192
   CHECK(split("loss_sum"));    // one output of 6.3M
@@ -201,7 +201,7 @@ TEST_CASE("Inductor's mix-order reduction joins a sum across rows and one along 
   const pt::Graph large = norm_backward(8192), small = norm_backward(4096);
   CHECK(kernels(large, true) == 1);  // one mix-order kernel
   CHECK(kernels(small, true) == 2);  // 4 Mi elements: two kernels, each reading x and dy
-  CHECK(kernels(small, false) == 1);
+  CHECK(kernels(small, {}) == 1);
 }
 
 TEST_CASE("a realized value that a sum across rows computes through is stored and loaded there") {

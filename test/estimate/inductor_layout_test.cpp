@@ -81,10 +81,11 @@ TEST_CASE("in such a graph a contiguous 4-D value takes channels-last strides; o
 TEST_CASE("an NCHW BatchNorm statistic is a split reduction across rows where Inductor lays it out channels-last") {
   const pt::Graph g = conv_graph({96, 3, 3, 3}, 1);
   const pt::NodeId stats = g.find("stats");
-  CHECK(pt::column_reduction_row_bytes(g, stats, true) == 96 * 2);
-  CHECK(pt::column_reduction_row_bytes(g, stats, false) == 0);
-  CHECK(pt::is_split_reduction(g, stats, 132, true));
-  CHECK_FALSE(pt::is_split_reduction(g, stats, 132, false));  // 96 rows along, each of 2048
+  const pt::Flags cl = pt::channels_last_values(g);
+  CHECK(pt::column_reduction_row_bytes(g, stats, cl) == 96 * 2);
+  CHECK(pt::column_reduction_row_bytes(g, stats, {}) == 0);
+  CHECK(pt::is_split_reduction(g, stats, 132, cl));
+  CHECK_FALSE(pt::is_split_reduction(g, stats, 132, {}));  // 96 rows along, each of 2048
 
   pt::Device d{"test", 1e12, 1e15, 1e15};
   d.kernel_latency_seconds = 2e-6;
@@ -98,4 +99,27 @@ TEST_CASE("an NCHW BatchNorm statistic is a split reduction across rows where In
   const pt::PassEstimate recorded = pt::estimate_pass(g, pass, g.outputs, ops, d, off);
   // Two more kernel latencies, and rows of 192 bytes at 192 / (192 + 64) of the bandwidth.
   CHECK(laid_out.seconds > recorded.seconds + 4e-6);
+}
+
+TEST_CASE("channels-last values: a convolution's inputs and outputs and what follows, not past a matmul") {
+  GraphBuilder b;
+  b.input("x", {8, 3, 16, 16}, "bfloat16");
+  b.input("w", {96, 3, 3, 3}, "bfloat16");
+  b.op("y", "aten.convolution.default", {"x", "w"}, {8, 96, 16, 16}, "bfloat16", {}, conv_args(1));
+  b.op("r", "aten.relu.default", {"y"}, {8, 96, 16, 16}, "bfloat16", {"pointwise"});
+  // Attention over the pixels: [8, 96, 256] -> a 3-D matmul -> scores viewed 4-D.
+  b.op("tokens", "aten.view.default", {"r"}, {8, 96, 256}, "bfloat16");
+  b.op("scores", "aten.bmm.default", {"tokens", "tokens"}, {8, 96, 96}, "bfloat16");
+  b.op("heads", "aten.view.default", {"scores"}, {8, 1, 96, 96}, "bfloat16");
+  b.op("g", "aten.mul.Tensor", {"r", "r"}, {8, 96, 16, 16}, "bfloat16", {"pointwise"});
+  const pt::Graph g = b.build({"heads", "g"});
+  const pt::Flags cl = pt::channels_last_values(g);
+  REQUIRE(cl.size() == g.nodes.size());
+  CHECK(cl[g.find("x")]);  // feeds the convolution
+  CHECK(cl[g.find("y")]);
+  CHECK(cl[g.find("r")]);
+  CHECK(cl[g.find("g")]);  // computed from a channels-last value
+  CHECK_FALSE(cl[g.find("scores")]);  // a matmul's result
+  CHECK_FALSE(cl[g.find("heads")]);   // a view of it
+  CHECK(pt::channels_last_values(conv_graph({96, 2, 3, 3}, 48, 96)).empty());
 }
