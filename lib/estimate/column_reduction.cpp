@@ -1,11 +1,11 @@
 #include "estimate/column_reduction.h"
 
-#include "estimate/inductor_layout.h"
-
 #include <algorithm>
 #include <numeric>
 #include <string_view>
 #include <vector>
+
+#include "estimate/inductor_layout.h"
 
 namespace pt {
 

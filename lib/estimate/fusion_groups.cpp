@@ -209,8 +209,8 @@ class Grouper {
     f_.role[id] = NodeRole::Fused;
     int32_t chosen = -1;
     tried_.clear();
-    const bool alone =
-        o_.column_reductions_start_kernels && reduces(id) && column_reduction_row_bytes(g_, id, f_.channels_last) > 0;
+    const bool alone = o_.column_reductions_start_kernels && reduces(id) &&
+                       column_reduction_row_bytes(g_, id, f_.channels_last) > 0;
     for (NodeId x : alone ? std::span<const NodeId>() : std::span<const NodeId>(g_[id].inputs)) {
       if (!in_pass(x)) continue;
       // A statistic of a fused reduction (var_mean's mean) leads to its kernel.

@@ -48,8 +48,8 @@ bool inductor_lays_out_channels_last(const Graph& g) {
     const proto::Node record = g.record(id);
     const int64_t groups =
         record.args_size() > 8 && record.args(8).kind_case() == proto::Arg::kInt ? record.args(8).int_() : 1;
-    if (groups > 1 && w[1] > 1) return false;                 // grouped, several channels per group
-    if (w[0] * 2 <= w[1] && w[2] > 1) return false;           // wide kernel narrowing the channels
+    if (groups > 1 && w[1] > 1) return false;        // grouped, several channels per group
+    if (w[0] * 2 <= w[1] && w[2] > 1) return false;  // a wider kernel narrowing the channels
     all_small = all_small && w[0] <= kSmallChannels && w[1] <= kSmallChannels;
   }
   return convolutions > 0 && forward_nodes < kNodesPerConvolution * convolutions && !all_small;
