@@ -138,7 +138,7 @@ def launched_step_times(c, w, params, steps):
     return out
 
 
-def kernel_profile(c, w, params, top=80):
+def kernel_profile(c, w, params, top=0):
     """Per kernel name: total device microseconds and calls over one launched
     step; the `top` names by time (0: all)."""
     from torch.profiler import ProfilerActivity, profile
@@ -409,7 +409,8 @@ def main():
     ap.add_argument("--steps", type=int, default=8)
     ap.add_argument("--microbench", action="store_true")
     ap.add_argument("--profile", default="base,aggressive", help="settings whose kernels are profiled")
-    ap.add_argument("--profile-top", type=int, default=80, help="kernel names kept per profile (0: all)")
+    ap.add_argument("--profile-top", type=int, default=0,
+                    help="kernel names kept per profile, longest first (default 0: all, so the kernels add up to the step)")
     ap.add_argument("--compile-deadline-s", type=float, default=300,
                     help="no new compile starts after this many seconds")
     ap.add_argument("--deadline-s", type=float, default=480, help="no new timing round starts after this")
