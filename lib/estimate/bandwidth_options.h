@@ -235,9 +235,11 @@ struct BandwidthOptions {
   // producer's kernel.
   bool column_reductions_start_kernels = true;
   // Where Inductor's layout optimization applies (inductor_layout.h: a
-  // forward with enough convolutions of the kinds it favours), 4-D values
-  // recorded NCHW are read as channels-last, as Inductor lays them out:
-  // BatchNorm's statistics become reductions across rows, split in two.
+  // forward with enough convolutions of the kinds it favours), the 4-D
+  // values it lays out channels-last (the convolutions', what feeds them,
+  // what is computed from them) are read so, whatever the recorded strides:
+  // an NCHW model's BatchNorm statistics become reductions across rows,
+  // split in two.
   // ConvMixer (NCHW, bf16, one H100) ran its recomputed statistics as
   // kernels of 28, 3 and 1.5 us where the recorded strides predicted one
   // of 19. Off: the recorded strides.
