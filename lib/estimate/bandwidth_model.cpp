@@ -4,6 +4,7 @@
 #include <memory>
 #include <utility>
 
+#include "estimate/inductor_layout.h"
 #include "estimate/pass_cost.h"
 #include "estimate/value_numel.h"
 
@@ -80,19 +81,22 @@ BandwidthEstimate estimate_passes(const Graph& prepared, const PartitionResult& 
   }
   // Looked up once per node for both passes.
   const std::vector<uint64_t> numel = value_numels(prepared);
+  const Flags channels_last = channels_last_values(prepared, o);
   // Times are costed on kernels without row_reduction_readers_join, the
   // peak simulation's masks come from kernels with it (bandwidth_options.h
   // says why).
   const BandwidthOptions timed = costed_options(o);
   FusionGroups backward_groups =
-      group_kernels(prepared, e.backward, r.classification.bwd_outputs, node_ops, numel, timed, e.recomputed);
+      group_kernels(prepared, e.backward, r.classification.bwd_outputs, node_ops, numel, channels_last, timed,
+                    e.recomputed);
   out.backward = cost_kernels(prepared, backward_groups, node_ops, numel, device, timed, detail);
-  out.forward = cost_pass(prepared, e.forward, fw_outputs, node_ops, numel, device, timed, {}, detail);
+  out.forward = cost_pass(prepared, e.forward, fw_outputs, node_ops, numel, channels_last, device, timed, {}, detail);
   if (o.row_reduction_readers_join && o.reductions_end_kernels) {
-    FusionGroups forward_groups = group_kernels(prepared, e.forward, fw_outputs, node_ops, numel, o, {});
+    FusionGroups forward_groups = group_kernels(prepared, e.forward, fw_outputs, node_ops, numel, channels_last, o, {});
     move_masks(forward_groups, out.forward);
     backward_groups =
-        group_kernels(prepared, e.backward, r.classification.bwd_outputs, node_ops, numel, o, e.recomputed);
+        group_kernels(prepared, e.backward, r.classification.bwd_outputs, node_ops, numel, channels_last, o,
+                      e.recomputed);
   }
   if (around.with_forward) around.with_forward(out.forward);
   if (around.with_backward_groups) around.with_backward_groups(backward_groups);

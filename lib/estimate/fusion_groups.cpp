@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "estimate/column_reduction.h"
-#include "estimate/inductor_layout.h"
 #include "estimate/scatter_copies.h"
 #include "estimate/inductor_fusible.h"
 #include "estimate/realize_on_reuse.h"
@@ -22,14 +21,14 @@ bool is_tensor_valued(const Node& n) { return n.value_kind == ValueKind::Tensor 
 class Grouper {
  public:
   Grouper(const Graph& g, const Subgraph& pass, const NodeOpClasses& ops, const std::vector<uint64_t>& numel,
-          const BandwidthOptions& o, const std::vector<NodeId>& recomputed)
+          const Flags& channels_last, const BandwidthOptions& o, const std::vector<NodeId>& recomputed)
       : g_(g), pass_(pass), ops_(ops), numel_(numel), o_(o), recomputed_(recomputed), n_(static_cast<size_t>(g.size())) {
     f_.role.assign(n_, NodeRole::Absent);
     f_.kernel.assign(n_, -1);
     f_.reduction.assign(n_, false);
     f_.stored.assign(n_, false);
     f_.realized.assign(n_, false);
-    if (o.inductor_layout_optimization) f_.channels_last = channels_last_values(g);
+    f_.channels_last = channels_last;
     forced_.assign(n_, false);
     seen_.assign(n_, 0);
     // The output node is always the last node (validate.cpp).
@@ -383,9 +382,9 @@ NodeId view_base(const Node& n) {
 }
 
 FusionGroups group_kernels(const Graph& g, const Subgraph& pass, const std::vector<NodeId>& outputs,
-                           const NodeOpClasses& ops, const std::vector<uint64_t>& numel, const BandwidthOptions& o,
-                           const std::vector<NodeId>& recomputed) {
-  return Grouper(g, pass, ops, numel, o, recomputed).run(outputs);
+                           const NodeOpClasses& ops, const std::vector<uint64_t>& numel, const Flags& channels_last,
+                           const BandwidthOptions& o, const std::vector<NodeId>& recomputed) {
+  return Grouper(g, pass, ops, numel, channels_last, o, recomputed).run(outputs);
 }
 
 }  // namespace pt

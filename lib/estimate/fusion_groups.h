@@ -72,9 +72,8 @@ struct FusionGroups {
   Flags realized;
   // Per kernel, its nodes in graph order (list_by_kernel of `kernel`).
   KernelLists by_kernel;
-  // Per node, Inductor lays its 4-D value out channels-last
-  // (BandwidthOptions::inductor_layout_optimization, inductor_layout.h's
-  // channels_last_values); empty where it lays none out.
+  // Per node, Inductor lays its 4-D value out channels-last (group_kernels'
+  // `channels_last`); empty where it lays none out.
   Flags channels_last;
 
   std::span<const NodeId> members(int32_t k) const { return by_kernel.of(k); }
@@ -109,10 +108,12 @@ inline bool runs_in_pass(const FusionGroups& f, NodeId id) { return id >= 0 && f
 
 // `pass`: the keep and input masks of the extracted graph; `outputs`: what it
 // returns (forward outputs and saved values, or gradients); `numel`: each
-// node's Node::numel (value_numel.h), for the sibling fusion.
+// node's Node::numel (value_numel.h), for the sibling fusion;
+// `channels_last`: the graph's channels_last_values under `o`
+// (inductor_layout.h), copied into the groups.
 // `recomputed`: the forward nodes the pass computes again (the backward's).
 FusionGroups group_kernels(const Graph& g, const Subgraph& pass, const std::vector<NodeId>& outputs,
-                           const NodeOpClasses& ops, const std::vector<uint64_t>& numel, const BandwidthOptions& o,
-                           const std::vector<NodeId>& recomputed = {});
+                           const NodeOpClasses& ops, const std::vector<uint64_t>& numel, const Flags& channels_last,
+                           const BandwidthOptions& o, const std::vector<NodeId>& recomputed = {});
 
 }  // namespace pt

@@ -121,6 +121,10 @@ bool convolutions_stay_nchw(const Graph& g) {
   return nchw && !inductor_lays_out_channels_last(g);
 }
 
+Flags channels_last_values(const Graph& g, const BandwidthOptions& o) {
+  return o.inductor_layout_optimization ? channels_last_values(g) : Flags{};
+}
+
 std::vector<int64_t> inductor_strides(const proto::TensorMeta& t, bool channels_last) {
   std::vector<int64_t> strides(t.stride().begin(), t.stride().end());
   if (!channels_last || t.shape_size() != 4 || t.shape(1) <= 1) return strides;

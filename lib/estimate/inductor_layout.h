@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "estimate/bandwidth_options.h"
 #include "graph/flags.h"
 #include "graph/graph.h"
 
@@ -35,6 +36,10 @@ bool inductor_lays_out_channels_last(const Graph& g);
 // through a view or a matmul: an attention score computed from a
 // convolution's output through a 3-D matmul keeps its recorded strides.
 Flags channels_last_values(const Graph& g);
+
+// The same under `o`: empty where its inductor_layout_optimization is off.
+// Computed once per estimate; every kernel grouping of it reads the table.
+Flags channels_last_values(const Graph& g, const BandwidthOptions& o);
 
 // Whether `g` runs 16-bit convolutions on NCHW activations that Inductor
 // keeps NCHW (its layout optimization does not apply). cuDNN runs them as

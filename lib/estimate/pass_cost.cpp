@@ -7,6 +7,7 @@
 #include "graph/dtype.h"
 #include "estimate/attention_rate.h"
 #include "estimate/column_reduction.h"
+#include "estimate/inductor_layout.h"
 #include "estimate/convolution_time.h"
 #include "estimate/kernel_flops.h"
 #include "estimate/kernel_arithmetic.h"
@@ -337,9 +338,10 @@ void move_masks(FusionGroups& from, PassEstimate& to) {
 }
 
 PassEstimate cost_pass(const Graph& g, const Subgraph& pass, const std::vector<NodeId>& outputs,
-                       const NodeOpClasses& ops, const std::vector<uint64_t>& numel, const Device& device,
-                       const BandwidthOptions& o, const std::vector<NodeId>& recomputed, PassDetail detail) {
-  FusionGroups f = group_kernels(g, pass, outputs, ops, numel, o, recomputed);
+                       const NodeOpClasses& ops, const std::vector<uint64_t>& numel, const Flags& channels_last,
+                       const Device& device, const BandwidthOptions& o, const std::vector<NodeId>& recomputed,
+                       PassDetail detail) {
+  FusionGroups f = group_kernels(g, pass, outputs, ops, numel, channels_last, o, recomputed);
   PassEstimate out = cost_kernels(g, f, ops, numel, device, o, detail);
   move_masks(f, out);
   return out;
@@ -348,7 +350,8 @@ PassEstimate cost_pass(const Graph& g, const Subgraph& pass, const std::vector<N
 PassEstimate estimate_pass(const Graph& g, const Subgraph& pass, const std::vector<NodeId>& outputs,
                            const OpClasses& ops, const Device& device, const BandwidthOptions& o,
                            const std::vector<NodeId>& recomputed) {
-  return cost_pass(g, pass, outputs, NodeOpClasses(g, ops), value_numels(g), device, o, recomputed);
+  return cost_pass(g, pass, outputs, NodeOpClasses(g, ops), value_numels(g), channels_last_values(g, o), device, o,
+                   recomputed);
 }
 
 }  // namespace pt

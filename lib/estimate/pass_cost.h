@@ -17,10 +17,12 @@
 
 namespace pt {
 
-// `numel` is value_numels(g) (value_numel.h), `ops` the per-node op
+// `numel` is value_numels(g) (value_numel.h), `channels_last` its
+// channels_last_values under `o` (inductor_layout.h), `ops` the per-node op
 // classes; the other arguments as estimate_pass's.
 PassEstimate cost_pass(const Graph& g, const Subgraph& pass, const std::vector<NodeId>& outputs,
-                       const NodeOpClasses& ops, const std::vector<uint64_t>& numel, const Device& device,
+                       const NodeOpClasses& ops, const std::vector<uint64_t>& numel, const Flags& channels_last,
+                       const Device& device,
                        const BandwidthOptions& o, const std::vector<NodeId>& recomputed,
                        PassDetail detail = PassDetail::Kernels);
 
