@@ -76,8 +76,8 @@ def convnext_mini(b=64):
     cfg = [CNBlockConfig(96, 192, 2), CNBlockConfig(192, 384, 2), CNBlockConfig(384, 768, 4),
            CNBlockConfig(768, None, 2)]
     del torchvision
-    return vm._channels_last_classifier("convnext_mini", functools.partial(ConvNeXt, cfg, stochastic_depth_prob=0.0),
-                                        b, torch.bfloat16, 43)
+    return vm._torchvision_classifier("convnext_mini", functools.partial(ConvNeXt, cfg, stochastic_depth_prob=0.0),
+                                      b, torch.bfloat16, 43)
 
 
 def model(name):

@@ -300,9 +300,10 @@ def vit_b16_bf16(b=32):
 
 # --- model families for docs/prediction_accuracy.md ------------------------
 
-def _channels_last_classifier(name, build, b, dtype, seed, memory_format=torch.channels_last):
-    """A torchvision classifier in `dtype`, weights and input channels-last
-    (or `memory_format`), train mode, 224 x 224 images, 1000 classes."""
+def _torchvision_classifier(name, build, b, dtype, seed, memory_format=torch.channels_last):
+    """A torchvision classifier in `dtype`, weights and input in
+    `memory_format` (channels-last unless told), train mode, 224 x 224
+    images, 1000 classes."""
     torch.manual_seed(0)
     m = build().cuda().to(dtype=dtype, memory_format=memory_format).train()
     x = torch.randn(b, 3, 224, 224, device="cuda", dtype=dtype, generator=_gen(seed))
@@ -314,22 +315,22 @@ def _channels_last_classifier(name, build, b, dtype, seed, memory_format=torch.c
 def resnet50_fp32_cl(b=64):
     """torchvision resnet50, fp32 (TF32 convolutions and matmuls), channels-last, B=64."""
     import torchvision
-    return _channels_last_classifier("resnet50_fp32_cl", torchvision.models.resnet50, b, torch.float32, 41)
+    return _torchvision_classifier("resnet50_fp32_cl", torchvision.models.resnet50, b, torch.float32, 41)
 
 
 def resnet50_bf16_cl(b=64):
     """torchvision resnet50, bf16, channels-last, B=64."""
     import torchvision
-    return _channels_last_classifier("resnet50_bf16_cl", torchvision.models.resnet50, b, torch.bfloat16, 41)
+    return _torchvision_classifier("resnet50_bf16_cl", torchvision.models.resnet50, b, torch.bfloat16, 41)
 
 
 def convnext_tiny_bf16_cl(b=64):
     """torchvision convnext_tiny, bf16, channels-last, B=64; stochastic depth
     off (it draws random numbers, which no partition may recompute)."""
     import torchvision
-    return _channels_last_classifier("convnext_tiny_bf16_cl",
-                                     functools.partial(torchvision.models.convnext_tiny, stochastic_depth_prob=0.0),
-                                     b, torch.bfloat16, 43)
+    return _torchvision_classifier("convnext_tiny_bf16_cl",
+                                   functools.partial(torchvision.models.convnext_tiny, stochastic_depth_prob=0.0),
+                                   b, torch.bfloat16, 43)
 
 
 def llama_gqa(b=8, t=1024, batches=4):
@@ -395,9 +396,9 @@ def mobilenet_v3_bf16_cl(b=128):
     convolutions, hardswish, squeeze-and-excitation (dropout off: it draws
     random numbers)."""
     import torchvision
-    return _channels_last_classifier("mobilenet_v3_bf16_cl",
-                                     functools.partial(torchvision.models.mobilenet_v3_large, dropout=0.0),
-                                     b, torch.bfloat16, 47)
+    return _torchvision_classifier("mobilenet_v3_bf16_cl",
+                                   functools.partial(torchvision.models.mobilenet_v3_large, dropout=0.0),
+                                   b, torch.bfloat16, 47)
 
 
 def _bert_step(m, input_ids, labels):
@@ -424,8 +425,8 @@ def efficientnet_b0_bf16_cl(b=128):
     convolutions, SiLU, squeeze-and-excitation (dropout and stochastic depth
     off: they draw random numbers)."""
     import torchvision
-    return _channels_last_classifier("efficientnet_b0_bf16_cl",
-                                     functools.partial(torchvision.models.efficientnet_b0, dropout=0.0,
+    return _torchvision_classifier("efficientnet_b0_bf16_cl",
+                                   functools.partial(torchvision.models.efficientnet_b0, dropout=0.0,
                                                        stochastic_depth_prob=0.0),
                                      b, torch.bfloat16, 49)
 
@@ -452,8 +453,8 @@ def regnet_y_1_6gf_bf16_cl(b=64):
     """torchvision regnet_y_1_6gf, bf16, channels-last, B=64: grouped
     convolutions (groups of 24 channels), squeeze-and-excitation."""
     import torchvision
-    return _channels_last_classifier("regnet_y_1_6gf_bf16_cl", torchvision.models.regnet_y_1_6gf,
-                                     b, torch.bfloat16, 53)
+    return _torchvision_classifier("regnet_y_1_6gf_bf16_cl", torchvision.models.regnet_y_1_6gf,
+                                   b, torch.bfloat16, 53)
 
 
 def swin_t_bf16(b=64):
@@ -475,8 +476,8 @@ def resnext50_bf16_cl(b=64):
     """torchvision resnext50_32x4d, bf16, channels-last, B=64: 3x3
     convolutions in 32 groups of 4 to 32 channels."""
     import torchvision
-    return _channels_last_classifier("resnext50_bf16_cl", torchvision.models.resnext50_32x4d,
-                                     b, torch.bfloat16, 61)
+    return _torchvision_classifier("resnext50_bf16_cl", torchvision.models.resnext50_32x4d,
+                                   b, torch.bfloat16, 61)
 
 
 def shufflenet_v2_bf16_cl(b=128):
@@ -484,8 +485,8 @@ def shufflenet_v2_bf16_cl(b=128):
     convolutions, channel shuffles (a transpose of the channel axis),
     concatenated branches."""
     import torchvision
-    return _channels_last_classifier("shufflenet_v2_bf16_cl", torchvision.models.shufflenet_v2_x1_0,
-                                     b, torch.bfloat16, 63)
+    return _torchvision_classifier("shufflenet_v2_bf16_cl", torchvision.models.shufflenet_v2_x1_0,
+                                   b, torch.bfloat16, 63)
 
 
 def _timm_classifier(name, timm_id, b, seed):
@@ -527,7 +528,7 @@ def densenet121_bf16_cl(b=64):
     layers read the concatenation of every earlier layer's output,
     BatchNorm-ReLU before each convolution."""
     import torchvision
-    return _channels_last_classifier("densenet121_bf16_cl", torchvision.models.densenet121, b, torch.bfloat16, 67)
+    return _torchvision_classifier("densenet121_bf16_cl", torchvision.models.densenet121, b, torch.bfloat16, 67)
 
 
 def mnasnet_bf16_cl(b=128):
@@ -535,8 +536,8 @@ def mnasnet_bf16_cl(b=128):
     with depthwise 3x3 and 5x5 convolutions, BatchNorm, ReLU, no
     squeeze-and-excitation (dropout off)."""
     import torchvision
-    return _channels_last_classifier("mnasnet_bf16_cl", functools.partial(torchvision.models.mnasnet1_0, dropout=0.0),
-                                     b, torch.bfloat16, 69)
+    return _torchvision_classifier("mnasnet_bf16_cl", functools.partial(torchvision.models.mnasnet1_0, dropout=0.0),
+                                   b, torch.bfloat16, 69)
 
 
 def poolformer_s12_bf16(b=64):
@@ -567,8 +568,8 @@ def vgg11_bn_bf16_cl(b=64):
     convolutions with BatchNorm and ReLU, max pooling, and a classifier of
     two 4096-wide Linear layers on 25088 inputs (dropout off)."""
     import torchvision
-    return _channels_last_classifier("vgg11_bn_bf16_cl", functools.partial(torchvision.models.vgg11_bn, dropout=0.0),
-                                     b, torch.bfloat16, 73)
+    return _torchvision_classifier("vgg11_bn_bf16_cl", functools.partial(torchvision.models.vgg11_bn, dropout=0.0),
+                                   b, torch.bfloat16, 73)
 
 
 def convmixer_bf16(b=32):
@@ -613,8 +614,8 @@ def resnet50_bf16(b=64):
     """torchvision resnet50, bf16, B=64, NCHW as PyTorch creates it: Inductor's
     layout optimization lays its convolutions out channels-last."""
     import torchvision
-    return _channels_last_classifier("resnet50_bf16", torchvision.models.resnet50, b, torch.bfloat16, 77,
-                                     torch.contiguous_format)
+    return _torchvision_classifier("resnet50_bf16", torchvision.models.resnet50, b, torch.bfloat16, 77,
+                                   torch.contiguous_format)
 
 
 def efficientnet_b0_bf16(b=128):
@@ -622,15 +623,15 @@ def efficientnet_b0_bf16(b=128):
     by Inductor), stochastic depth and dropout off."""
     import torchvision
     build = functools.partial(torchvision.models.efficientnet_b0, stochastic_depth_prob=0.0, dropout=0.0)
-    return _channels_last_classifier("efficientnet_b0_bf16", build, b, torch.bfloat16, 79, torch.contiguous_format)
+    return _torchvision_classifier("efficientnet_b0_bf16", build, b, torch.bfloat16, 79, torch.contiguous_format)
 
 
 def densenet121_bf16(b=64):
     """torchvision densenet121, bf16, B=64, NCHW: its 3x3 convolutions narrow
     128 channels to 32, so Inductor keeps the NCHW layout."""
     import torchvision
-    return _channels_last_classifier("densenet121_bf16", torchvision.models.densenet121, b, torch.bfloat16, 81,
-                                     torch.contiguous_format)
+    return _torchvision_classifier("densenet121_bf16", torchvision.models.densenet121, b, torch.bfloat16, 81,
+                                   torch.contiguous_format)
 
 
 FAMILY_MODELS = {"resnet50_fp32_cl": resnet50_fp32_cl, "resnet50_bf16_cl": resnet50_bf16_cl,
