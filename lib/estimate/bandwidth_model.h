@@ -59,6 +59,7 @@ struct KernelEstimate {
   uint64_t bytes_cached = 0;     // of bytes_loaded: rows read again from the cache (no bandwidth time)
   double flops = 0;              // runtime_estimate.h's count, exact below 2^53
   double seconds = 0;
+  double conversion_seconds = 0;  // of seconds: cuDNN's layout conversions around it (nchw_conversions.h)
   friend bool operator==(const KernelEstimate&, const KernelEstimate&) = default;
 };
 
@@ -79,6 +80,7 @@ struct PassEstimate {
   double bytes_cached = 0;  // of bytes_loaded (KernelEstimate::bytes_cached)
   double flops = 0;
   double seconds = 0;
+  double conversion_seconds = 0;  // of seconds: KernelEstimate::conversion_seconds
   std::vector<KernelEstimate> kernels;  // those that store something or compute a non-fusible op
   std::vector<Transfer> transfers;      // the kernels' loads and stores (KernelEstimate::transfers_at)
   Flags stored;             // per joint node: written to memory (peak_memory.h's Materialized)

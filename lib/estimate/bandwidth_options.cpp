@@ -74,6 +74,8 @@ void BandwidthOptions::set(std::string_view key, std::string_view value) {
     column_reductions_start_kernels = parse_bool(key, value);
   } else if (key == "inductor_layout_optimization") {
     inductor_layout_optimization = parse_bool(key, value);
+  } else if (key == "nchw_layout_conversions") {
+    nchw_layout_conversions = parse_bool(key, value);
   } else if (key == "indexing_reads_selection") {
     indexing_reads_selection = parse_bool(key, value);
   } else if (key == "join_search_limit") {
@@ -109,7 +111,7 @@ std::vector<std::string> bandwidth_option_keys() {
           "pointwise_tag_fuses",       "split_convolution_backward", "join_search_limit",
           "fuse_input_copies",         "split_reductions",        "column_reductions_start_kernels",
           "slice_scatters_fuse",       "kernels_run_whole",       "unroll_small_reductions",
-          "fills_at_readers",          "inductor_layout_optimization"};
+          "fills_at_readers",          "inductor_layout_optimization", "nchw_layout_conversions"};
 }
 
 }  // namespace pt

@@ -244,6 +244,11 @@ struct BandwidthOptions {
   // kernels of 28, 3 and 1.5 us where the recorded strides predicted one
   // of 19. Off: the recorded strides.
   bool inductor_layout_optimization = true;
+  // A 16-bit convolution with a filter wider than 1x1 that Inductor leaves
+  // NCHW runs between cuDNN's layout conversions of its tensors
+  // (nchw_conversions.h), which each of its kernels pays for. Off: no
+  // conversion is costed.
+  bool nchw_layout_conversions = true;
   // Nodes the cycle check of one join may visit; past it the node starts a
   // new kernel instead. Keeps the grouping near-linear on 10^5-node graphs
   // (the check is a backward search bounded by the kernel's first member).

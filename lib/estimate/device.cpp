@@ -32,6 +32,7 @@ struct Preset {
   GroupedConvolution grouped_conv{};
   int multiprocessors = 0;
   DenseConvolution dense_conv{};
+  double nchw_conversion_fraction = 0;
 };
 
 // cuDNN attention (attention_rate.h), fitted to the H200's kernel times at
@@ -151,6 +152,16 @@ constexpr int kHopperMultiprocessors = 132;
 // with the other efficiencies.
 constexpr DenseConvolution kHopperDenseConv = {680e12, 4e-6, 128};
 
+// cuDNN's layout conversions around 16-bit convolutions kept NCHW on Hopper
+// (nchw_conversions.h): DenseNet-121 in NCHW (bf16, B=64, one H100) ran
+// 410 nchwToNhwc and 200 nhwcToNchw kernels, 3.88 ms in all, around its 59
+// convolutions wider than 1x1. The tensors of their 176 kernels, each read
+// and written once more, move 4.66 GB, 1.56 ms at the copy rate; with 2 us
+// for each of the 528 conversions the rule counts, the 3.88 ms are 0.55 of
+// the copy bandwidth. Fitted to that one model. Off:
+// --bandwidth-option nchw_layout_conversions=false.
+constexpr double kHopperNchwConversionFraction = 0.55;
+
 constexpr Preset kPresets[] = {
     {"a100", 1.555e12, 312e12, 156e12, 1, 1, 0, 0, 0, {}, 1, 19.5e12},
     // Measured on one H100 SXM (docs/prediction_accuracy.md, micro-benchmark):
@@ -162,7 +173,7 @@ constexpr Preset kPresets[] = {
     {"h100", 3.35e12, 989e12, 494e12, 0.89, kHopperMatmulEfficiency, 1.59e-12, 0.61e-12, 128 * 1024, kHopperAttention,
      kHopperConvEfficiency, kHopperVectorFlops, kHopperDepthwise, kHopperAtomicAddSeconds, kHopperNarrowConv,
      kHopperColumnReduction, kHopperTf32MatmulEfficiency, kHopperKernelLatency, kHopperMatmulLatency, kHopperGroupedConv,
-     kHopperMultiprocessors, kHopperDenseConv},
+     kHopperMultiprocessors, kHopperDenseConv, kHopperNchwConversionFraction},
     // Memory efficiency measured on one H200 (docs/bandwidth_model.md,
     // micro-benchmark); matmuls and fixed costs the H100's (the same SMs).
     // Off: --bandwidth-option apply_device_efficiency=false.
@@ -183,7 +194,7 @@ constexpr Preset kPresets[] = {
     {"h200", 4.8e12, 989e12, 494e12, 0.88, kHopperMatmulEfficiency, 1.59e-12, 0.61e-12, 128 * 1024, kHopperAttention,
      kHopperConvEfficiency, kHopperVectorFlops, kHopperDepthwise, kHopperAtomicAddSeconds, kHopperNarrowConv,
      kHopperColumnReduction, kHopperTf32MatmulEfficiency, kHopperKernelLatency, kHopperMatmulLatency, kHopperGroupedConv,
-     kHopperMultiprocessors, kHopperDenseConv},
+     kHopperMultiprocessors, kHopperDenseConv, kHopperNchwConversionFraction},
     {"h200-measured", 4.2e12, 616e12, 300e12, 1, 1, 0, 0, 0, {}, 1, kHopperVectorFlops},
 };
 
@@ -207,7 +218,7 @@ Device parse_device(std::string_view text) {
               p.cached_row_bytes,  p.attention,         p.conv_efficiency,  p.vector_flops_per_second,
               p.depthwise, p.atomic_add_seconds, p.narrow_conv, p.column_reduction,
               p.fp32_matmul_efficiency, p.kernel_latency_seconds, p.matmul_latency_seconds, p.grouped_conv,
-              p.multiprocessors, p.dense_conv};
+              p.multiprocessors, p.dense_conv, p.nchw_conversion_fraction};
     }
   }
   const auto colon = text.find(':');

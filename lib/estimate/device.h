@@ -146,6 +146,11 @@ struct Device {
   int multiprocessors = 0;
   // Dense 16-bit convolutions (DenseConvolution above); zeros: not measured.
   DenseConvolution dense_conv;
+  // The fraction of the achieved copy bandwidth (bytes_per_second x
+  // memory_efficiency) that cuDNN's nchwToNhwc and nhwcToNchw kernels reach
+  // around a convolution kept NCHW (nchw_conversions.h); 0: not measured,
+  // not costed.
+  double nchw_conversion_fraction = 0;
 };
 
 // Presets (datasheet numbers, SXM parts; docs/design.md section 6):

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <string_view>
 
-#include "graph/dtype.h"
 
 namespace pt {
 
@@ -102,23 +101,6 @@ Flags channels_last_values(const Graph& g) {
     }
   }
   return cl;
-}
-
-bool convolutions_stay_nchw(const Graph& g) {
-  static const uint8_t kBfloat16 = dtype_code("bfloat16"), kFloat16 = dtype_code("float16");
-  bool nchw = false;
-  for (NodeId id = 0; id < static_cast<NodeId>(g.nodes.size()) && !nchw; ++id) {
-    const Node& n = g[id];
-    if (n.packet != "aten.convolution" || n.positional_inputs.empty()) continue;
-    const Node& x = g[n.positional_inputs[0]];
-    if (x.dtype != kBfloat16 && x.dtype != kFloat16) continue;
-    const proto::Node record = g.record(n.positional_inputs[0]);
-    if (record.val().kind_case() != proto::Value::kTensor) continue;
-    const proto::TensorMeta& t = record.val().tensor();
-    // NCHW exactly where taking channels-last strides would change them.
-    nchw = t.shape_size() == 4 && inductor_strides(t, true) != inductor_strides(t, false);
-  }
-  return nchw && !inductor_lays_out_channels_last(g);
 }
 
 Flags channels_last_values(const Graph& g, const BandwidthOptions& o) {

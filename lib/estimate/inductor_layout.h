@@ -41,14 +41,6 @@ Flags channels_last_values(const Graph& g);
 // Computed once per estimate; every kernel grouping of it reads the table.
 Flags channels_last_values(const Graph& g, const BandwidthOptions& o);
 
-// Whether `g` runs 16-bit convolutions on NCHW activations that Inductor
-// keeps NCHW (its layout optimization does not apply). cuDNN runs them as
-// NHWC kernels between layout conversions of their tensors, which the
-// bandwidth model does not cost: DenseNet-121 in NCHW (bf16, one H100)
-// spent 3.9 ms of a 22.8 ms step in nchwToNhwc and nhwcToNchw kernels, and
-// its step came out 36% under. The report warns.
-bool convolutions_stay_nchw(const Graph& g);
-
 // The strides Inductor gives tensor value `t`: its recorded strides, or,
 // where `channels_last` (its node's channels_last_values) and `t` is a 4-D
 // tensor of more than one channel laid out contiguously (NCHW; so is one

@@ -11,6 +11,7 @@
 #include "estimate/convolution_time.h"
 #include "estimate/kernel_flops.h"
 #include "estimate/kernel_arithmetic.h"
+#include "estimate/nchw_conversions.h"
 #include "estimate/value_numel.h"
 
 namespace pt {
@@ -70,6 +71,7 @@ class PassCoster {
       out.bytes_cached += ke.bytes_cached;
       out.flops += ke.flops;
       out.seconds += ke.seconds;
+      out.conversion_seconds += ke.conversion_seconds;
       ++out.kernel_count;
       if (keep) out.kernels.push_back(std::move(ke));
     }
@@ -244,6 +246,10 @@ class PassCoster {
       ke.seconds += 2 * device_.kernel_latency_seconds;
     }
     if (!ke.fused && derate) ke.seconds += atomic_seconds(roots.front());
+    if (!ke.fused) {
+      ke.conversion_seconds = nchw_conversion_seconds(g_, roots.front(), f_.channels_last, device_, o_);
+      ke.seconds += ke.conversion_seconds;
+    }
     if (ke.fused && o_.fused_compute_floor) ke.seconds = std::max(ke.seconds, arithmetic_.seconds(roots, closure));
 
     for (NodeId c : closure) mark_[c] = kNone, demand_[c] = 0;

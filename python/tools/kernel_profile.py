@@ -1,7 +1,7 @@
 """Profile every kernel of one training step of chosen models and settings,
-with the code Inductor generated for it, so that kernel_compare.py can set
-each measured kernel beside the bandwidth model's prediction for the same
-graph nodes.
+with the code Inductor generated for it, so that each measured kernel can be
+set beside the bandwidth model's kernels for the same graph nodes (the
+generated modules name each kernel's source nodes and sizes).
 
   PARTITION_TOOL=$PWD/build/app/partition_tool python3 kernel_profile.py \\
       --work /tmp/kp --models convnext_tiny_bf16_cl --settings base,no_reduction_ban

@@ -17,6 +17,9 @@ are fitted to (docs/bandwidth_model.md). Writes one JSON file.
   gradient, by channels per group, beside dense ones of the same size.
 - dense convolutions (bf16, channels-last, B=64): the layer shapes of
   ResNet-50 and VGG, 1x1 and 3x3, the three kernels each.
+- NCHW convolutions (bf16, B=64): DenseNet's, ResNet's and ResNeXt's layer
+  shapes in NCHW beside the same in channels-last, and the kernels cuDNN
+  launches for each NCHW call (its layout conversions among them).
 """
 import argparse
 import json
@@ -189,16 +192,66 @@ def dense_conv(out):
     out["dense_conv"] = rows
 
 
+def _kernels(fn):
+    """(name, microseconds) of every kernel one call of fn launches."""
+    from torch.profiler import ProfilerActivity, profile
+    fn()
+    torch.cuda.synchronize()
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        fn()
+        torch.cuda.synchronize()
+    return [[e.name[:160], round(e.time_range.elapsed_us(), 2)] for e in prof.events()
+            if str(getattr(e, "device_type", "")).endswith("CUDA")]
+
+
+def nchw_conv(out):
+    """bf16 convolutions in NCHW, as Inductor leaves them where its layout
+    optimization does not apply, beside channels-last: the time of each of
+    the three kernels and what cuDNN launches for it."""
+    rows = []
+    aten = torch.ops.aten
+    for cin, cout, k, hw, stride, groups in ((128, 32, 3, 56, 1, 1), (128, 32, 3, 28, 1, 1), (128, 32, 3, 14, 1, 1),
+                                             (128, 32, 3, 7, 1, 1), (256, 128, 1, 56, 1, 1), (512, 128, 1, 28, 1, 1),
+                                             (1024, 128, 1, 14, 1, 1), (256, 128, 1, 28, 1, 1), (3, 64, 7, 224, 2, 1),
+                                             (64, 64, 3, 56, 1, 1), (256, 256, 3, 14, 1, 1), (128, 128, 3, 56, 1, 32),
+                                             (512, 512, 3, 14, 1, 32), (256, 256, 3, 28, 1, 16)):
+        pad = [k // 2] * 2
+        row = {"cin": cin, "cout": cout, "k": k, "hw": hw, "stride": stride, "groups": groups}
+        for fmt in ("nchw", "channels_last"):
+            mf = torch.contiguous_format if fmt == "nchw" else torch.channels_last
+            x = torch.randn(64, cin, hw, hw, device="cuda", dtype=torch.bfloat16).contiguous(memory_format=mf)
+            w = torch.randn(cout, cin // groups, k, k, device="cuda", dtype=torch.bfloat16).contiguous(
+                memory_format=mf)
+            y = aten.convolution(x, w, None, [stride] * 2, pad, [1, 1], False, [0, 0], groups)
+            gy = torch.randn_like(y)
+            row["x_bytes"], row["y_bytes"] = x.numel() * 2, y.numel() * 2
+
+            def fwd():
+                return aten.convolution(x, w, None, [stride] * 2, pad, [1, 1], False, [0, 0], groups)
+
+            def bwd(mask):
+                return lambda: aten.convolution_backward(gy, x, w, None, [stride] * 2, pad, [1, 1], False, [0, 0],
+                                                         groups, mask)
+            calls = {"forward": fwd, "input_grad": bwd([True, False, False]), "weight_grad": bwd([False, True, False])}
+            for label, fn in calls.items():
+                row[f"{fmt}_{label}_ms"] = graph_ms(fn)
+                if fmt == "nchw":
+                    row[f"nchw_{label}_kernels"] = _kernels(fn)
+            del x, w, y, gy
+        rows.append(row)
+    out["nchw_conv"] = rows
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
     ap.add_argument("--seconds", type=float, default=240, help="time limit for the linear grid")
-    ap.add_argument("--only", choices=["grouped_conv", "dense_conv"], help="one section alone")
+    ap.add_argument("--only", choices=["grouped_conv", "dense_conv", "nchw_conv"], help="one section alone")
     args = ap.parse_args()
     out = {"device": torch.cuda.get_device_name(0), "torch": torch.__version__}
     start = time.time()
     if args.only:
-        {"grouped_conv": grouped_conv, "dense_conv": dense_conv}[args.only](out)
+        {"grouped_conv": grouped_conv, "dense_conv": dense_conv, "nchw_conv": nchw_conv}[args.only](out)
         with open(args.out, "w", encoding="utf-8") as f:
             json.dump(out, f, indent=1)
         return
@@ -207,6 +260,7 @@ def main():
     bmm(out)
     grouped_conv(out)
     dense_conv(out)
+    nchw_conv(out)
     linear(out, start + args.seconds)
     out["seconds"] = time.time() - start
     with open(args.out, "w", encoding="utf-8") as f:

@@ -123,21 +123,3 @@ TEST_CASE("channels-last values: a convolution's inputs and outputs and what fol
   CHECK_FALSE(cl[g.find("heads")]);   // a view of it
   CHECK(pt::channels_last_values(conv_graph({96, 2, 3, 3}, 48, 96)).empty());
 }
-
-TEST_CASE("16-bit convolutions Inductor keeps NCHW are flagged, for the report's warning") {
-  // Grouped with two channels a group: no layout optimization, NCHW bf16.
-  CHECK(pt::convolutions_stay_nchw(conv_graph({96, 2, 3, 3}, 48, 96)));
-  // Laid out channels-last by Inductor: no conversions.
-  CHECK_FALSE(pt::convolutions_stay_nchw(conv_graph({96, 3, 3, 3}, 1)));
-  // Channels-last already, or 32-bit: not flagged.
-  GraphBuilder cl;
-  cl.strided_input("x", {8, 96, 16, 16}, {96 * 256, 1, 16 * 96, 96}, "bfloat16");
-  cl.input("w", {96, 2, 3, 3}, "bfloat16");
-  cl.op("y", "aten.convolution.default", {"x", "w"}, {8, 96, 16, 16}, "bfloat16", {}, conv_args(48));
-  CHECK_FALSE(pt::convolutions_stay_nchw(cl.build({"y"})));
-  GraphBuilder fp32;
-  fp32.input("x", {8, 96, 16, 16});
-  fp32.input("w", {96, 2, 3, 3});
-  fp32.op("y", "aten.convolution.default", {"x", "w"}, {8, 96, 16, 16}, "float32", {}, conv_args(48));
-  CHECK_FALSE(pt::convolutions_stay_nchw(fp32.build({"y"})));
-}

@@ -1,0 +1,44 @@
+#include "estimate/nchw_conversions.h"
+
+#include "estimate/inductor_layout.h"
+#include "estimate/kernel_flops.h"
+#include "graph/dtype.h"
+
+namespace pt {
+
+bool converts_nchw_layout(const Graph& g, NodeId op, const Flags& channels_last) {
+  static const uint8_t kBfloat16 = dtype_code("bfloat16"), kFloat16 = dtype_code("float16");
+  const Node& n = g[op];
+  const bool backward = n.packet == "aten.convolution_backward";
+  if (!backward && n.packet != "aten.convolution") return false;
+  const size_t x_at = backward ? 1 : 0, weight_at = backward ? 2 : 1;
+  if (n.positional_inputs.size() <= weight_at) return false;
+  const NodeId x = n.positional_inputs[x_at];
+  if (g[x].dtype != kBfloat16 && g[x].dtype != kFloat16) return false;
+  const proto::Node x_record = g.record(x);
+  const proto::Node w_record = g.record(n.positional_inputs[weight_at]);
+  if (x_record.val().kind_case() != proto::Value::kTensor || w_record.val().kind_case() != proto::Value::kTensor) {
+    return false;
+  }
+  const proto::TensorMeta& t = x_record.val().tensor();
+  const proto::TensorMeta& w = w_record.val().tensor();
+  if (t.shape_size() != 4 || w.shape_size() != 4 || (w.shape(2) == 1 && w.shape(3) == 1)) return false;
+  const bool cl = !channels_last.empty() && channels_last[x];
+  // NCHW exactly where Inductor's strides differ from channels-last ones.
+  return inductor_strides(t, cl) != inductor_strides(t, true);
+}
+
+double nchw_conversion_seconds(const Graph& g, NodeId op, const Flags& channels_last, const Device& device,
+                               const BandwidthOptions& o) {
+  if (!o.nchw_layout_conversions || device.nchw_conversion_fraction <= 0) return 0;
+  if (!converts_nchw_layout(g, op, channels_last)) return 0;
+  const double bandwidth = device.bytes_per_second * device.memory_efficiency * device.nchw_conversion_fraction;
+  constexpr double kTensorsPerKernel = 3;  // two read (activation and filter), one written
+  double seconds = 0;
+  for (const ConvolutionWork& k : convolution_kernels(g, op)) {
+    seconds += 2 * k.bytes / bandwidth + kTensorsPerKernel * device.kernel_latency_seconds;
+  }
+  return seconds;
+}
+
+}  // namespace pt

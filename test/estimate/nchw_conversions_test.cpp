@@ -1,0 +1,108 @@
+// cuDNN's layout conversions around 16-bit convolutions Inductor keeps NCHW
+// (estimate/nchw_conversions.h): which convolutions pay for them, and what.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "estimate/inductor_layout.h"
+#include "estimate/kernel_flops.h"
+#include "estimate/nchw_conversions.h"
+#include "report/graph_builder.h"
+#include "support/op_graph.h"
+
+namespace {
+
+using pt::test::GraphBuilder;
+
+// No bias, stride 1, padding 1, dilation 1, not transposed, no output
+// padding, `groups`.
+std::string conv_args(int groups) {
+  const std::string ones = "args { list { items { int: 1 } items { int: 1 } } } ";
+  const std::string zeros = "args { list { items { int: 0 } items { int: 0 } } } ";
+  return "args { none: true } " + ones + ones + ones + "args { bool: false } " + zeros + "args { int: " +
+         std::to_string(groups) + " }";
+}
+
+// x [8, 96, 16, 16] (dtype, strides as given) -> conv (weight `w`, `groups`).
+pt::Graph conv(const std::vector<int64_t>& w, int groups, const std::string& dtype = "bfloat16",
+               const std::vector<int64_t>& x_stride = {}) {
+  GraphBuilder b;
+  if (x_stride.empty()) {
+    b.input("x", {8, 96, 16, 16}, dtype);
+  } else {
+    b.strided_input("x", {8, 96, 16, 16}, x_stride, dtype);
+  }
+  b.input("w", w, dtype);
+  b.op("y", "aten.convolution.default", {"x", "w"}, {8, 96, 16, 16}, dtype, {}, conv_args(groups));
+  return b.build({"y"});
+}
+
+bool converts(const pt::Graph& g) {
+  return pt::converts_nchw_layout(g, g.find("y"), pt::channels_last_values(g));
+}
+
+}  // namespace
+
+TEST_CASE("Convolutions Inductor keeps NCHW convert their layout where the filter is wider than 1x1") {
+  // Grouped with two channels a group: Inductor keeps NCHW; a 3x3 filter
+  // runs as cuDNN's NHWC kernel between conversions.
+  CHECK(converts(conv({96, 2, 3, 3}, 48)));
+  CHECK(converts(conv({96, 2, 3, 3}, 48, "float16")));
+  // A 1x1 filter runs as a GEMM on the NCHW tensors.
+  CHECK_FALSE(converts(conv({96, 96, 1, 1}, 1)));
+  // Channels-last already, or float32 (cuDNN has NCHW kernels for it).
+  CHECK_FALSE(converts(conv({96, 2, 3, 3}, 48, "bfloat16", {96 * 256, 1, 16 * 96, 96})));
+  CHECK_FALSE(converts(conv({96, 2, 3, 3}, 48, "float32")));
+}
+
+TEST_CASE("A convolution Inductor lays out channels-last converts nothing") {
+  // One dense 3x3 convolution of 96 channels in a 3-node forward: Inductor's
+  // layout optimization applies, whatever the recorded NCHW strides.
+  const pt::Graph g = conv({96, 96, 3, 3}, 1);
+  REQUIRE(pt::inductor_lays_out_channels_last(g));
+  CHECK_FALSE(converts(g));
+  // Read at the recorded strides (the layout rule off), it would.
+  CHECK(pt::converts_nchw_layout(g, g.find("y"), pt::Flags{}));
+}
+
+TEST_CASE("Each kernel reads and writes its tensors once more, one conversion kernel a tensor") {
+  const pt::Graph g = conv({96, 2, 3, 3}, 48);
+  const pt::NodeId y = g.find("y");
+  const pt::Device h100 = pt::parse_device("h100");
+  REQUIRE(h100.nchw_conversion_fraction > 0);
+  // x and y: 8 x 96 x 16 x 16 x 2 B each; w: 96 x 2 x 9 x 2 B.
+  const double bytes = 2.0 * 196608 * 2 + 96 * 2 * 9 * 2;
+  const double rate = h100.bytes_per_second * h100.memory_efficiency * h100.nchw_conversion_fraction;
+  const double expected = 2 * bytes / rate + 3 * h100.kernel_latency_seconds;
+  CHECK(pt::nchw_conversion_seconds(g, y, pt::channels_last_values(g), h100, {}) == doctest::Approx(expected));
+
+  pt::BandwidthOptions off;
+  off.nchw_layout_conversions = false;
+  CHECK(pt::nchw_conversion_seconds(g, y, {}, h100, off) == 0);
+  CHECK(pt::nchw_conversion_seconds(g, y, {}, pt::parse_device("a100"), {}) == 0);  // not measured there
+}
+
+TEST_CASE("A convolution backward pays for each gradient it computes") {
+  // conv_graphs.h's shapes in bf16: x [2,4,5,5], 3x3 filter, both gradients.
+  const std::vector<pt::test::Input> in = {
+      {"go", {2, 4, 5, 5}, "bfloat16"}, {"x", {2, 4, 5, 5}, "bfloat16"}, {"w", {4, 4, 3, 3}, "bfloat16"}};
+  const std::string tail =
+      "args { list { items { int: 4 } } } args { list { items { int: 1 } items { int: 1 } } } "
+      "args { list { items { int: 1 } items { int: 1 } } } args { list { items { int: 1 } items { int: 1 } } } "
+      "args { bool: false } args { list { items { int: 0 } items { int: 0 } } } args { int: 1 } ";
+  const auto graph = [&](bool input_grad) {
+    return pt::test::one_op_graph(
+        in, "aten.convolution_backward.default",
+        pt::test::node_args({"go", "x", "w"}) + tail + "args { list { items { bool: " +
+            (input_grad ? "true" : "false") + " } items { bool: true } items { bool: false } } }",
+        pt::test::tuple_val({input_grad ? std::vector<int64_t>{2, 4, 5, 5} : std::vector<int64_t>{}, {4, 4, 3, 3}, {}}));
+  };
+  const pt::Device h100 = pt::parse_device("h100");
+  const pt::Graph both = graph(true), weight_only = graph(false);
+  const double t_both = pt::nchw_conversion_seconds(both, both.find("op"), {}, h100, {});
+  const double t_weight = pt::nchw_conversion_seconds(weight_only, weight_only.find("op"), {}, h100, {});
+  REQUIRE(t_weight > 0);
+  // The input gradient's kernel reads go and w and writes x's gradient:
+  // the same bytes as the weight gradient's (go, x in; w's gradient out).
+  CHECK(t_both == doctest::Approx(2 * t_weight));
+}
