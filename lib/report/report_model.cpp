@@ -2,10 +2,11 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdio>
 #include <map>
 #include <utility>
 
-#include "estimate/inductor_layout.h"
+#include "estimate/bandwidth_model.h"
 #include "partition/memory_budget.h"
 #include "partition/ban_heuristics.h"
 #include "partition/ban_reason.h"
