@@ -153,14 +153,18 @@ constexpr int kHopperMultiprocessors = 132;
 constexpr DenseConvolution kHopperDenseConv = {680e12, 4e-6, 128};
 
 // cuDNN's layout conversions around 16-bit convolutions kept NCHW on Hopper
-// (nchw_conversions.h): DenseNet-121 in NCHW (bf16, B=64, one H100) ran
-// 410 nchwToNhwc and 200 nhwcToNchw kernels, 3.88 ms in all, around its 59
-// convolutions wider than 1x1. The tensors of their 176 kernels, each read
-// and written once more, move 4.66 GB, 1.56 ms at the copy rate; with 2 us
-// for each of the 528 conversions the rule counts, the 3.88 ms are 0.55 of
-// the copy bandwidth. Fitted to that one model. Off:
+// (nchw_conversions.h; python/tools/kernel_rates.py --only nchw_conv, one
+// H100, bf16, B=64, each kernel alone in a CUDA graph). Every kernel of a
+// 3x3 or 7x7 layer in NCHW (dense or grouped; DenseNet's, ResNet's and
+// ResNeXt's shapes) launched two nchwToNhwc and one nhwcToNchw; a 1x1
+// layer none. Over the 26 converted kernels of 8 channels or more, the
+// NCHW kernel took longer than the channels-last one by a read and a
+// write of its tensors at 0.74 of the copy rate plus 6 us (2 us for each
+// conversion). A 3-channel stem's conversions ran at 0.49 (not told
+// apart). DenseNet-121 in NCHW spent 3.88 ms of its step in 610 such
+// kernels; the rule gives 3.2 ms for the 528 it counts. Off:
 // --bandwidth-option nchw_layout_conversions=false.
-constexpr double kHopperNchwConversionFraction = 0.55;
+constexpr double kHopperNchwConversionFraction = 0.74;
 
 constexpr Preset kPresets[] = {
     {"a100", 1.555e12, 312e12, 156e12, 1, 1, 0, 0, 0, {}, 1, 19.5e12},

@@ -17,9 +17,10 @@ are fitted to (docs/bandwidth_model.md). Writes one JSON file.
   gradient, by channels per group, beside dense ones of the same size.
 - dense convolutions (bf16, channels-last, B=64): the layer shapes of
   ResNet-50 and VGG, 1x1 and 3x3, the three kernels each.
-- NCHW convolutions (bf16, B=64): DenseNet's, ResNet's and ResNeXt's layer
-  shapes in NCHW beside the same in channels-last, and the kernels cuDNN
-  launches for each NCHW call (its layout conversions among them).
+- NCHW convolutions (bf16, B=64): DenseNet's, ResNet's, ResNeXt's and
+  RegNetY's layer shapes in NCHW beside the same in channels-last, and the
+  kernels cuDNN launches for each NCHW call (its layout conversions among
+  them).
 """
 import argparse
 import json
@@ -214,7 +215,10 @@ def nchw_conv(out):
                                              (128, 32, 3, 7, 1, 1), (256, 128, 1, 56, 1, 1), (512, 128, 1, 28, 1, 1),
                                              (1024, 128, 1, 14, 1, 1), (256, 128, 1, 28, 1, 1), (3, 64, 7, 224, 2, 1),
                                              (64, 64, 3, 56, 1, 1), (256, 256, 3, 14, 1, 1), (128, 128, 3, 56, 1, 32),
-                                             (512, 512, 3, 14, 1, 32), (256, 256, 3, 28, 1, 16)):
+                                             (512, 512, 3, 14, 1, 32), (256, 256, 3, 28, 1, 16),
+                                             (48, 48, 3, 56, 1, 2), (120, 120, 3, 28, 1, 5), (336, 336, 3, 14, 1, 14),
+                                             (888, 888, 3, 7, 1, 37), (336, 336, 3, 28, 2, 14), (120, 120, 3, 56, 2, 5),
+                                             (256, 512, 1, 56, 2, 1), (1024, 2048, 1, 14, 2, 1), (64, 256, 1, 56, 1, 1)):
         pad = [k // 2] * 2
         row = {"cin": cin, "cout": cout, "k": k, "hw": hw, "stride": stride, "groups": groups}
         for fmt in ("nchw", "channels_last"):
