@@ -99,6 +99,7 @@ void pass(JsonWriter& w, std::string_view key, const PassEstimate& p) {
   w.field("bytes_loaded_from_cache", p.bytes_cached);
   w.field("flops", p.flops);
   w.field("seconds", p.seconds);
+  w.field("layout_conversion_seconds", p.conversion_seconds);
   w.field("kernels", p.kernel_count);
   w.end_object();
 }

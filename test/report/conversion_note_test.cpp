@@ -4,10 +4,12 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <sstream>
 #include <string>
 
 #include "pipeline/pipeline.h"
 #include "report/graph_builder.h"
+#include "report/report_json.h"
 #include "report/report_model.h"
 
 namespace {
@@ -26,10 +28,14 @@ pt::Graph conv(const std::vector<int64_t>& w, int groups) {
   return b.build({"y"});
 }
 
-std::vector<std::string> warnings_of(const pt::Graph& g, const std::string& device = "h100") {
+pt::ReportModel report_of(const pt::Graph& g, const std::string& device = "h100") {
   const pt::Settings s;
   const pt::Partitioned p = pt::partition_joint(g, s);
-  return pt::build_report({g, p, s, pt::parse_device(device), {}, {}}).warnings;
+  return pt::build_report({g, p, s, pt::parse_device(device), {}, {}});
+}
+
+std::vector<std::string> warnings_of(const pt::Graph& g, const std::string& device = "h100") {
+  return report_of(g, device).warnings;
 }
 
 bool names_conversions(const std::vector<std::string>& w) {
@@ -45,4 +51,15 @@ TEST_CASE("The report names the time of the layout conversions around convolutio
   CHECK_FALSE(names_conversions(warnings_of(conv({96, 96, 1, 1}, 1))));  // 1x1: a GEMM on NCHW tensors
   CHECK_FALSE(names_conversions(warnings_of(conv({96, 96, 3, 3}, 1))));  // laid out channels-last
   CHECK_FALSE(names_conversions(warnings_of(conv({96, 2, 3, 3}, 48), "a100")));  // not measured there
+}
+
+TEST_CASE("The JSON report gives the conversions' seconds per pass, part of the pass's seconds") {
+  const pt::ReportModel m = report_of(conv({96, 2, 3, 3}, 48));
+  const double s = m.bandwidth.forward.conversion_seconds;
+  CHECK(s > 0);
+  CHECK(s < m.bandwidth.forward.seconds);
+  std::ostringstream json;
+  pt::write_report_json(json, m);
+  CHECK(json.str().find("\"layout_conversion_seconds\": ") != std::string::npos);
+  CHECK(report_of(conv({96, 96, 1, 1}, 1)).bandwidth.forward.conversion_seconds == 0);
 }
