@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <sstream>
 #include <string>
+#include <utility>
 
 #include "pipeline/pipeline.h"
 #include "report/graph_builder.h"
@@ -28,14 +29,19 @@ pt::Graph conv(const std::vector<int64_t>& w, int groups) {
   return b.build({"y"});
 }
 
-pt::ReportModel report_of(const pt::Graph& g, const std::string& device = "h100") {
-  const pt::Settings s;
-  const pt::Partitioned p = pt::partition_joint(g, s);
-  return pt::build_report({g, p, s, pt::parse_device(device), {}, {}});
-}
+// A report with what it views (node names) kept alive beside it.
+struct Reported {
+  pt::Graph graph;
+  pt::Settings settings;
+  pt::Partitioned partitioned;
+  pt::ReportModel report;
+  Reported(pt::Graph g, const std::string& device)
+      : graph(std::move(g)), partitioned(pt::partition_joint(graph, settings)),
+        report(pt::build_report({graph, partitioned, settings, pt::parse_device(device), {}, {}})) {}
+};
 
-std::vector<std::string> warnings_of(const pt::Graph& g, const std::string& device = "h100") {
-  return report_of(g, device).warnings;
+std::vector<std::string> warnings_of(pt::Graph g, const std::string& device = "h100") {
+  return Reported(std::move(g), device).report.warnings;
 }
 
 bool names_conversions(const std::vector<std::string>& w) {
@@ -54,12 +60,12 @@ TEST_CASE("The report names the time of the layout conversions around convolutio
 }
 
 TEST_CASE("The JSON report gives the conversions' seconds per pass, part of the pass's seconds") {
-  const pt::ReportModel m = report_of(conv({96, 2, 3, 3}, 48));
-  const double s = m.bandwidth.forward.conversion_seconds;
+  const Reported r(conv({96, 2, 3, 3}, 48), "h100");
+  const double s = r.report.bandwidth.forward.conversion_seconds;
   CHECK(s > 0);
-  CHECK(s < m.bandwidth.forward.seconds);
+  CHECK(s < r.report.bandwidth.forward.seconds);
   std::ostringstream json;
-  pt::write_report_json(json, m);
+  pt::write_report_json(json, r.report);
   CHECK(json.str().find("\"layout_conversion_seconds\": ") != std::string::npos);
-  CHECK(report_of(conv({96, 96, 1, 1}, 1)).bandwidth.forward.conversion_seconds == 0);
+  CHECK(Reported(conv({96, 96, 1, 1}, 1), "h100").report.bandwidth.forward.conversion_seconds == 0);
 }
