@@ -21,6 +21,11 @@ are fitted to (docs/bandwidth_model.md). Writes one JSON file.
   RegNetY's layer shapes in NCHW beside the same in channels-last, and the
   kernels cuDNN launches for each NCHW call (its layout conversions among
   them).
+- BatchNorm statistics (bf16, B=64, channels-last and NCHW): Inductor's
+  kernels for a training BatchNorm's mean and variance, timed right after
+  the kernel that wrote their input (as the forward runs them) and after a
+  write of 256 MiB that evicts it from L2 (as a backward that recomputes
+  them from a saved activation does).
 """
 import argparse
 import json
@@ -246,16 +251,74 @@ def nchw_conv(out):
     out["nchw_conv"] = rows
 
 
+def _triton_us(fn, calls=20):
+    """Microseconds per call of the Triton kernels fn launches, from the
+    profiler over `calls` calls."""
+    from torch.profiler import ProfilerActivity, profile
+    fn()
+    torch.cuda.synchronize()
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        for _ in range(calls):
+            fn()
+        torch.cuda.synchronize()
+    names = {}
+    for e in prof.events():
+        if str(getattr(e, "device_type", "")).endswith("CUDA") and e.name.startswith("triton"):
+            names.setdefault(e.name[:120], []).append(e.time_range.elapsed_us())
+    return {n: round(sum(t) / calls, 2) for n, t in names.items()}
+
+
+def bn_statistics(out):
+    """A training BatchNorm's statistics as Inductor compiles them, on an
+    input just written (in L2) and on one evicted from L2 by a large write."""
+    rows = []
+
+    def stats(x):
+        var, mean = torch.var_mean(x.float(), dim=[0, 2, 3], correction=0, keepdim=True)
+        return mean, torch.rsqrt(var + 1e-5)
+    flush = torch.empty(256 * 2**20, device="cuda", dtype=torch.uint8)
+    for c, hw in ((64, 112), (256, 56), (128, 28), (512, 28), (1024, 14), (2048, 7), (256, 14), (48, 56),
+                  (120, 28), (336, 14), (888, 7)):
+        for fmt in ("channels_last", "nchw"):
+            torch._dynamo.reset()  # a fresh compile per shape: past the recompile limit Dynamo runs eagerly
+            compiled = torch.compile(stats, dynamic=False)
+            mf = torch.contiguous_format if fmt == "nchw" else torch.channels_last
+            src = torch.randn(64, c, hw, hw, device="cuda", dtype=torch.bfloat16).contiguous(memory_format=mf)
+            x = torch.empty_like(src)
+
+            def write():
+                torch.mul(src, 1.0, out=x)
+
+            def fresh():
+                write()
+                compiled(x)
+
+            def evict():
+                write()
+                flush.fill_(1)
+
+            def cold():
+                evict()
+                compiled(x)
+            row = {"c": c, "hw": hw, "format": fmt, "bytes": x.numel() * 2,
+                   "fresh_kernels_us": _triton_us(fresh), "cold_kernels_us": _triton_us(cold),
+                   "fresh_ms": graph_ms(fresh) - graph_ms(write), "cold_ms": graph_ms(cold) - graph_ms(evict)}
+            rows.append(row)
+            del src, x
+    out["bn_statistics"] = rows
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
     ap.add_argument("--seconds", type=float, default=240, help="time limit for the linear grid")
-    ap.add_argument("--only", choices=["grouped_conv", "dense_conv", "nchw_conv"], help="one section alone")
+    ap.add_argument("--only", choices=["grouped_conv", "dense_conv", "nchw_conv", "bn_statistics"], help="one section alone")
     args = ap.parse_args()
     out = {"device": torch.cuda.get_device_name(0), "torch": torch.__version__}
     start = time.time()
     if args.only:
-        {"grouped_conv": grouped_conv, "dense_conv": dense_conv, "nchw_conv": nchw_conv}[args.only](out)
+        {"grouped_conv": grouped_conv, "dense_conv": dense_conv, "nchw_conv": nchw_conv,
+         "bn_statistics": bn_statistics}[args.only](out)
         with open(args.out, "w", encoding="utf-8") as f:
             json.dump(out, f, indent=1)
         return
@@ -265,6 +328,7 @@ def main():
     grouped_conv(out)
     dense_conv(out)
     nchw_conv(out)
+    bn_statistics(out)
     linear(out, start + args.seconds)
     out["seconds"] = time.time() - start
     with open(args.out, "w", encoding="utf-8") as f:
