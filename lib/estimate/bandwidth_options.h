@@ -249,6 +249,13 @@ struct BandwidthOptions {
   // (nchw_conversions.h), which each of its kernels pays for. Off: no
   // conversion is costed.
   bool nchw_layout_conversions = true;
+  // A reduction across rows that the backward recomputes (BatchNorm's
+  // statistics of a channels-last activation the forward did not save)
+  // reads its input from memory written long before, where the forward's
+  // read it just after it was written: its kernel takes
+  // Device::column_reduction.recomputed_seconds more. Off: recomputed
+  // reductions cost as the forward's.
+  bool recomputed_reductions_read_cold = true;
   // Nodes the cycle check of one join may visit; past it the node starts a
   // new kernel instead. Keeps the grouping near-linear on 10^5-node graphs
   // (the check is a backward search bounded by the kernel's first member).

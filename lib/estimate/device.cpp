@@ -100,7 +100,17 @@ constexpr NarrowConvolution kHopperNarrowConv = {{7.5e-12, 37e12}, {4.5e-12, 64e
 // R / (R + 64) gives 0.67, 0.75, 0.80, 0.89 and 0.94: each row read costs
 // about one 64-byte memory burst more than its bytes. Off with the other
 // efficiencies.
-constexpr ColumnReduction kHopperColumnReduction = {64};
+// Those kernels read an activation the kernel before them has just written
+// (a convolution's output), from L2. A backward that recomputes the
+// statistics reads a saved activation written long before. Timed both
+// ways (kernel_rates.py --only bn_statistics, one H100, bf16, B=64, after
+// a 256 MiB write that evicts L2), Inductor's statistics kernels took
+// 0.6-7.0 us longer on 11 channels-last shapes, 3.0 us on average
+// (about 1 us in NCHW, which is no reduction across rows). RegNetY-1.6GF's
+// 51 statistics of 336 channels at 14x14 ran 10.5 us in its forward and
+// 14.6 us recomputed in its backward; the micro-benchmark 10.0 and 14.3.
+// Off: --bandwidth-option recomputed_reductions_read_cold=false.
+constexpr ColumnReduction kHopperColumnReduction = {64, 3.0e-6};
 
 // Grouped convolutions on Hopper (python/tools/kernel_rates.py, one H100:
 // bf16, channels-last, 3x3, B=64, each kernel alone in a CUDA graph). At 4,

@@ -77,9 +77,12 @@ struct DenseConvolution {
 // Reductions across rows (column_reduction.h): a kernel holding one whose
 // rows are R contiguous bytes moves its bytes as if each row were
 // `row_overhead_bytes` longer, at R / (R + row_overhead_bytes) of the copy
-// bandwidth. 0: not measured.
+// bandwidth. A backward kernel holding one the backward recomputes takes
+// `recomputed_seconds` more (BandwidthOptions::
+// recomputed_reductions_read_cold). 0: not measured.
 struct ColumnReduction {
   double row_overhead_bytes = 0;
+  double recomputed_seconds = 0;
 };
 
 struct Device {

@@ -29,6 +29,10 @@ class Grouper {
     f_.stored.assign(n_, false);
     f_.realized.assign(n_, false);
     f_.channels_last = channels_last;
+    if (!recomputed.empty()) {
+      f_.recomputed.assign(n_, false);
+      for (NodeId id : recomputed) f_.recomputed[static_cast<size_t>(id)] = true;
+    }
     forced_.assign(n_, false);
     seen_.assign(n_, 0);
     // The output node is always the last node (validate.cpp).

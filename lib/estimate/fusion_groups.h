@@ -75,6 +75,9 @@ struct FusionGroups {
   // Per node, Inductor lays its 4-D value out channels-last (group_kernels'
   // `channels_last`); empty where it lays none out.
   Flags channels_last;
+  // Per node, a forward node this pass computes again (group_kernels'
+  // `recomputed`); empty where it recomputes none.
+  Flags recomputed;
 
   std::span<const NodeId> members(int32_t k) const { return by_kernel.of(k); }
   int32_t kernel_count() const {

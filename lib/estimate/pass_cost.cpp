@@ -245,6 +245,9 @@ class PassCoster {
     if (derate && ke.fused && o_.split_reductions && holds_split_reduction(members)) {
       ke.seconds += 2 * device_.kernel_latency_seconds;
     }
+    if (derate && ke.fused && o_.recomputed_reductions_read_cold && holds_recomputed_column_reduction(members)) {
+      ke.seconds += device_.column_reduction.recomputed_seconds;
+    }
     if (!ke.fused && derate) ke.seconds += atomic_seconds(roots.front());
     if (!ke.fused) {
       ke.conversion_seconds = nchw_conversion_seconds(g_, roots.front(), f_.channels_last, device_, o_);
@@ -286,6 +289,15 @@ class PassCoster {
   bool holds_split_reduction(std::span<const NodeId> members) const {
     return std::any_of(members.begin(), members.end(), [&](NodeId m) {
       return f_.reduction[m] && is_split_reduction(g_, m, device_.multiprocessors, f_.channels_last);
+    });
+  }
+
+  // Whether the kernel holds a reduction across rows that this pass
+  // recomputes (BandwidthOptions::recomputed_reductions_read_cold).
+  bool holds_recomputed_column_reduction(std::span<const NodeId> members) const {
+    if (f_.recomputed.empty()) return false;
+    return std::any_of(members.begin(), members.end(), [&](NodeId m) {
+      return f_.reduction[m] && f_.recomputed[m] && column_reduction_row_bytes(g_, m, f_.channels_last) > 0;
     });
   }
 

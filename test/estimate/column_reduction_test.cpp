@@ -67,6 +67,34 @@ TEST_CASE("a kernel holding a reduction across rows moves its bytes as if each r
   CHECK(pt::estimate_pass(g, pass, g.outputs, ops, d, peaks).seconds == doctest::Approx(plain.seconds));
 }
 
+TEST_CASE("a reduction across rows the backward recomputes reads cold and costs more") {
+  // BatchNorm's statistics recomputed from a saved channels-last activation
+  // (Device::column_reduction.recomputed_seconds); a sum along rows
+  // recomputed the same way costs what it costs in the forward.
+  GraphBuilder b;
+  b.strided_input("x", {2, 8, 3, 3}, {72, 1, 24, 8}, "bfloat16");
+  b.op("stats", "aten.sum.dim_IntList", {"x"}, {8}, "bfloat16", {"reduction"}, dims({0, 2, 3}));
+  b.op("per_pixel", "aten.sum.dim_IntList", {"x"}, {2, 3, 3}, "bfloat16", {"reduction"}, dims({1}));
+  const pt::Graph g = b.build({"stats", "per_pixel"});
+  pt::Device d{"test", 1e9, 1e15, 1e15};
+  d.column_reduction = {0, 3e-6};
+  const auto ops = pt::OpClasses::pytorch_defaults();
+  const pt::Subgraph pass = pt::test::whole_pass(g);
+  const pt::BandwidthOptions on;
+  const double forward = pt::estimate_pass(g, pass, g.outputs, ops, d, on).seconds;
+  CHECK(pt::estimate_pass(g, pass, g.outputs, ops, d, on, {g.find("stats")}).seconds ==
+        doctest::Approx(forward + 3e-6));
+  CHECK(pt::estimate_pass(g, pass, g.outputs, ops, d, on, {g.find("per_pixel")}).seconds ==
+        doctest::Approx(forward));
+  pt::BandwidthOptions off;
+  off.recomputed_reductions_read_cold = false;
+  CHECK(pt::estimate_pass(g, pass, g.outputs, ops, d, off, {g.find("stats")}).seconds == doctest::Approx(forward));
+  pt::BandwidthOptions peaks;
+  peaks.apply_device_efficiency = false;
+  CHECK(pt::estimate_pass(g, pass, g.outputs, ops, d, peaks, {g.find("stats")}).seconds ==
+        doctest::Approx(pt::estimate_pass(g, pass, g.outputs, ops, d, peaks).seconds));
+}
+
 TEST_CASE("Inductor splits reductions to few outputs over many elements in two") {
   // 132 multiprocessors: across rows, fewer than 8448 outputs of more than
   // 128 elements each; along rows, fewer than 264 of more than 8192.
