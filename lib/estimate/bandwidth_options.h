@@ -244,7 +244,7 @@ struct BandwidthOptions {
   // kernels of 28, 3 and 1.5 us where the recorded strides predicted one
   // of 19. Off: the recorded strides.
   bool inductor_layout_optimization = true;
-  // A 16-bit convolution with a filter wider than 1x1 that Inductor leaves
+  // A 16-bit convolution with a filter wider than 1x1 (or strided) that Inductor leaves
   // NCHW runs between cuDNN's layout conversions of its tensors
   // (nchw_conversions.h), which each of its kernels pays for. Off: no
   // conversion is costed.

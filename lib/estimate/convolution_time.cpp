@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "estimate/kernel_flops.h"
+#include "estimate/nchw_conversions.h"
 
 namespace pt {
 
@@ -37,9 +38,9 @@ const GroupedKernelRate& grouped_rate(const Device& device, ConvolutionKernel k)
 
 // FLOP/s of a grouped kernel of `channels` per group (at most 64): the
 // measured rate at a power of two (2 channels at 4's), the `other` rate
-// elsewhere.
-double grouped_flops_per_second(const GroupedKernelRate& r, int64_t channels) {
-  if ((channels & (channels - 1)) != 0) return r.other;
+// elsewhere (`other_nchw` for a layer kept NCHW, where measured).
+double grouped_flops_per_second(const GroupedKernelRate& r, int64_t channels, bool nchw) {
+  if ((channels & (channels - 1)) != 0) return nchw && r.other_nchw > 0 ? r.other_nchw : r.other;
   size_t at = 0;  // 4 channels or fewer: 0, 64: 4
   for (int64_t c = 4; c < channels && at + 1 < r.by_power_of_two.size(); c *= 2) ++at;
   return r.by_power_of_two[at];
@@ -60,7 +61,7 @@ double dense_seconds(double work, int64_t width, const DenseConvolution& d) {
 }  // namespace
 
 double convolution_seconds(const Graph& g, NodeId op, double flops, double rate, const Device& device,
-                           const BandwidthOptions& o) {
+                           const BandwidthOptions& o, const Flags& channels_last) {
   const bool derate = o.apply_device_efficiency;
   const bool depthwise = device.vector_flops_per_second > 0 && is_depthwise_convolution(g, op);
   if (depthwise && !derate) return flops / device.vector_flops_per_second;
@@ -83,6 +84,7 @@ double convolution_seconds(const Graph& g, NodeId op, double flops, double rate,
     return flops / (depthwise ? device.vector_flops_per_second : rate);
   }
   const double bandwidth = device.bytes_per_second * (derate ? device.memory_efficiency : 1.0);
+  const bool nchw = grouped && converts_nchw_layout(g, op, channels_last);
   double seconds = 0;
   for (const ConvolutionWork& k : kernels) {
     double t = std::max(k.work / rate, k.bytes / bandwidth);
@@ -92,7 +94,7 @@ double convolution_seconds(const Graph& g, NodeId op, double flops, double rate,
                    k.bytes / (bandwidth * r.bandwidth_fraction));
     }
     if (grouped && k.group_channels > 0 && k.group_channels <= kMostGroupChannels) {
-      const double rate_here = grouped_flops_per_second(grouped_rate(device, k.kernel), k.group_channels);
+      const double rate_here = grouped_flops_per_second(grouped_rate(device, k.kernel), k.group_channels, nchw);
       t = std::max(k.work / rate_here, k.bytes / bandwidth);
     } else if (k.narrow && narrow) {
       t = narrow_seconds(k, t, device, bandwidth);

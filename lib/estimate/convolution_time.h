@@ -15,7 +15,8 @@
 //     (Device::narrow_conv; off with the other efficiencies);
 //   - a grouped convolution of at most 64 input channels per group (not
 //     depthwise) runs at the device's grouped rate for its channels per
-//     group (Device::grouped_conv; off with the other efficiencies);
+//     group, and for its layout where it is kept NCHW (Device::grouped_conv;
+//     off with the other efficiencies);
 //   - any other convolution of a 16-bit input runs at the device's dense
 //     rate for its width, each kernel no faster than its bytes
 //     (Device::dense_conv; off with the other efficiencies).
@@ -23,6 +24,7 @@
 
 #include "estimate/bandwidth_options.h"
 #include "estimate/device.h"
+#include "graph/flags.h"
 #include "graph/graph.h"
 
 namespace pt {
@@ -30,8 +32,9 @@ namespace pt {
 // Seconds of convolution `op`'s compute: `flops` at `rate` (the device's
 // convolution rate for its dtype, derated unless apply_device_efficiency is
 // off) as one kernel, or its kernels' times as above. The caller takes the
-// larger of this and the node's bytes.
+// larger of this and the node's bytes. `channels_last`: the graph's
+// channels_last_values (inductor_layout.h).
 double convolution_seconds(const Graph& g, NodeId op, double flops, double rate, const Device& device,
-                           const BandwidthOptions& o);
+                           const BandwidthOptions& o, const Flags& channels_last);
 
 }  // namespace pt

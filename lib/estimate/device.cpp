@@ -121,9 +121,15 @@ constexpr ColumnReduction kHopperColumnReduction = {64, 3.0e-6};
 // 24 channels a group (RegNetY's widths 48-888 at 56-7 pixels) every
 // kernel ran at 10-14e12 FLOP/s (37e12 with only 2 groups, 6-7e12 at
 // stride 2): 12e12. Off with the other efficiencies.
-constexpr GroupedConvolution kHopperGroupedConv = {{{20e12, 31e12, 78e12, 176e12, 225e12}, 12e12},
-                                                   {{17e12, 33e12, 77e12, 176e12, 266e12}, 12e12},
-                                                   {{2.3e12, 44e12, 72e12, 170e12, 294e12}, 12e12}};
+// At 24 channels a group in NCHW (RegNetY's layers at 28, 14 and 7 pixels,
+// stride 1, and at 56 and 28, stride 2; kernel_rates.py --only nchw_conv)
+// cuDNN's kernels, less the conversions nchw_conversions.h charges, ran at
+// 20-47e12 (forward), 17-49e12 (input gradient) and 19-37e12 (weight
+// gradient), about 3 times their channels-last twins: medians 27, 30 and
+// 31e12.
+constexpr GroupedConvolution kHopperGroupedConv = {{{20e12, 31e12, 78e12, 176e12, 225e12}, 12e12, 27e12},
+                                                   {{17e12, 33e12, 77e12, 176e12, 266e12}, 12e12, 30e12},
+                                                   {{2.3e12, 44e12, 72e12, 170e12, 294e12}, 12e12, 31e12}};
 
 // ATen's index_add on Hopper (indexFuncLargeIndex): one scalar bfloat16
 // atomic add per source element, resolved at the L2. The MoE dispatch of
@@ -167,7 +173,7 @@ constexpr DenseConvolution kHopperDenseConv = {680e12, 4e-6, 128};
 // H100, bf16, B=64, each kernel alone in a CUDA graph). Every kernel of a
 // 3x3 or 7x7 layer in NCHW (dense or grouped; DenseNet's, ResNet's and
 // ResNeXt's shapes) launched two nchwToNhwc and one nhwcToNchw; a 1x1
-// layer none. Over the 26 converted kernels of 8 channels or more, the
+// layer of stride 1 none, of stride 2 two (its activations). Over the 26 converted kernels of 8 channels or more, the
 // NCHW kernel took longer than the channels-last one by a read and a
 // write of its tensors at 0.74 of the copy rate plus 6 us (2 us for each
 // conversion). A 3-channel stem's conversions ran at 0.49 (not told

@@ -50,11 +50,15 @@ struct NarrowConvolution {
 // kernels reach far less than a dense convolution's rate, set by the
 // channels a group. A kernel's FLOP/s at 4, 8, 16, 32 and 64 channels a
 // group (`by_power_of_two`; 2 at 4's) and `other` at a count that is not a
-// power of two, which cuDNN runs far slower still. Zeros: not measured,
-// the convolution rate.
+// power of two, which cuDNN runs far slower still from channels-last
+// tensors; `other_nchw` at such a count from NCHW tensors (a layer
+// Inductor keeps NCHW, nchw_conversions.h), which cuDNN runs faster
+// between its layout conversions (0: `other`). Zeros: not measured, the
+// convolution rate.
 struct GroupedKernelRate {
   std::array<double, 5> by_power_of_two{};
   double other = 0;
+  double other_nchw = 0;
 };
 struct GroupedConvolution {
   GroupedKernelRate forward, input_gradient, weight_gradient;

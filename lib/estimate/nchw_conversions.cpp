@@ -6,6 +6,23 @@
 
 namespace pt {
 
+namespace {
+
+// Whether a convolution's stride (positional 3 of aten.convolution, 4 of
+// convolution_backward, or keyword `stride`) is a literal list with an
+// item over 1.
+bool strided(const proto::Node& pn, bool backward) {
+  const int at = backward ? 4 : 3;
+  const proto::Arg* a = at < pn.args_size() ? &pn.args(at) : find_kwarg(pn, "stride");
+  if (!a || a->kind_case() != proto::Arg::kList) return false;
+  for (const proto::Arg& item : a->list().items()) {
+    if (item.kind_case() == proto::Arg::kInt && item.int_() > 1) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 bool converts_nchw_layout(const Graph& g, NodeId op, const Flags& channels_last) {
   static const uint8_t kBfloat16 = dtype_code("bfloat16"), kFloat16 = dtype_code("float16");
   const Node& n = g[op];
@@ -22,7 +39,8 @@ bool converts_nchw_layout(const Graph& g, NodeId op, const Flags& channels_last)
   }
   const proto::TensorMeta& t = x_record.val().tensor();
   const proto::TensorMeta& w = w_record.val().tensor();
-  if (t.shape_size() != 4 || w.shape_size() != 4 || (w.shape(2) == 1 && w.shape(3) == 1)) return false;
+  if (t.shape_size() != 4 || w.shape_size() != 4) return false;
+  if (w.shape(2) == 1 && w.shape(3) == 1 && !strided(g.record(op), backward)) return false;
   const bool cl = !channels_last.empty() && channels_last[x];
   // NCHW exactly where Inductor's strides differ from channels-last ones.
   return inductor_strides(t, cl) != inductor_strides(t, true);
@@ -33,10 +51,13 @@ double nchw_conversion_seconds(const Graph& g, NodeId op, const Flags& channels_
   if (!o.nchw_layout_conversions || device.nchw_conversion_fraction <= 0) return 0;
   if (!converts_nchw_layout(g, op, channels_last)) return 0;
   const double bandwidth = device.bytes_per_second * device.memory_efficiency * device.nchw_conversion_fraction;
-  constexpr double kTensorsPerKernel = 3;  // two read (activation and filter), one written
+  // Two read (activation and filter), one written; a 1x1 filter reads
+  // the same in either layout and is not converted.
+  const proto::TensorMeta& w = g.record(g[op].positional_inputs[g[op].packet == "aten.convolution" ? 1 : 2]).val().tensor();
+  const double tensors_per_kernel = w.shape(2) == 1 && w.shape(3) == 1 ? 2 : 3;
   double seconds = 0;
   for (const ConvolutionWork& k : convolution_kernels(g, op)) {
-    seconds += 2 * k.bytes / bandwidth + kTensorsPerKernel * device.kernel_latency_seconds;
+    seconds += 2 * k.bytes / bandwidth + tensors_per_kernel * device.kernel_latency_seconds;
   }
   return seconds;
 }

@@ -3,8 +3,9 @@
 // inductor_layout.h). cuDNN's tensor-core kernels for a filter wider than
 // 1x1 are NHWC kernels: around each it launches nchwToNhwc for every tensor
 // the kernel reads and nhwcToNchw for the one it writes (a 1x1 filter of
-// stride 1 runs as a GEMM on the NCHW tensors, with no conversion; strided
-// 1x1 filters are read so too, not yet measured). DenseNet-121 in NCHW
+// stride 1 runs as a GEMM on the NCHW tensors, with no conversion; one of
+// stride 2 converts its activations, not its filter: ResNet's downsamples
+// took 132-147 us and 40-45 us longer in NCHW, the rule charges 144 and 43). DenseNet-121 in NCHW
 // (bf16, B=64, one H100) spent 3.9 ms of its 22.8 ms step in 610 such
 // kernels around its 59 wider convolutions' 176 kernels; uncosted, its step
 // came out 36% under.
@@ -20,7 +21,7 @@ namespace pt {
 // Whether convolution `op` (aten.convolution or convolution_backward) runs
 // between cuDNN's layout conversions: a 16-bit input that Inductor lays out
 // NCHW (`channels_last`: channels_last_values), more than one channel, a
-// filter wider than 1x1.
+// filter wider than 1x1 or a stride over 1.
 bool converts_nchw_layout(const Graph& g, NodeId op, const Flags& channels_last);
 
 // Seconds of those conversions for `op` (0 where it has none): each of its

@@ -236,7 +236,7 @@ class PassCoster {
         const double peak = fp32 ? device_.fp32_flops_per_second : device_.flops_per_second;
         matmul = !is_convolution(op);
         const double rate = peak * (derate ? device_.compute_rate_fraction(!matmul, fp32) : 1.0);
-        flop_s = !matmul ? convolution_seconds(g_, roots.front(), ke.flops, rate, device_, o_)
+        flop_s = !matmul ? convolution_seconds(g_, roots.front(), ke.flops, rate, device_, o_, f_.channels_last)
                                     : static_cast<double>(ke.flops) / rate;
       }
     }

@@ -134,6 +134,28 @@ TEST_CASE("a grouped convolution runs at the device's rate for its channels per 
   CHECK(pt::convolution_kernels(forward(16, 16), forward(16, 16).find("op"))[0].group_channels == 0);
 }
 
+TEST_CASE("a grouped 16-bit layer kept NCHW runs at the NCHW rate where its channels a group are no power of two") {
+  // bf16, 24 channels a group: Inductor keeps such a layer NCHW, and cuDNN
+  // runs it from NCHW tensors at `other_nchw`; 32 a group keeps its rate.
+  const auto forward = [](int64_t channels, int groups) {
+    const std::vector<Input> in = {{"x", {2, channels, 5, 5}, "bfloat16"},
+                                   {"w", {16, channels / groups, 3, 3}, "bfloat16"}};
+    return one_op_graph(in, "aten.convolution.default",
+                        node_args({"x", "w"}) + "args { none: true } " + conv_tail(groups),
+                        tensor_val({2, 16, 5, 5}, "bfloat16"));
+  };
+  pt::Device d{"test", 1e18, 1e12, 5e11};
+  d.grouped_conv.forward = {{1e9, 2e9, 4e9, 8e9, 16e9}, 3e9, 6e9};
+  const auto ops = pt::OpClasses::pytorch_defaults();
+  const auto seconds = [&](const pt::Graph& g) {
+    return pt::estimate_pass(g, pt::test::whole_pass(g), g.outputs, ops, d).seconds;
+  };
+  CHECK(seconds(forward(48, 2)) == doctest::Approx(2.0 * 800 * 24 * 9 / 6e9));
+  CHECK(seconds(forward(64, 2)) == doctest::Approx(2.0 * 800 * 32 * 9 / 8e9));
+  d.grouped_conv.forward.other_nchw = 0;  // not measured: the channels-last rate
+  CHECK(seconds(forward(48, 2)) == doctest::Approx(2.0 * 800 * 24 * 9 / 3e9));
+}
+
 TEST_CASE("a dense 16-bit convolution runs at the device's dense rate for its width, plus its latency") {
   // x [2,C,5,5] into K output channels of 3x3 filters, stride 1: 2 * 50K *
   // C * 9 FLOPs. Bytes cost nothing.

@@ -14,18 +14,20 @@ namespace {
 
 using pt::test::GraphBuilder;
 
-// No bias, stride 1, padding 1, dilation 1, not transposed, no output
+// No bias, `stride`, padding 1, dilation 1, not transposed, no output
 // padding, `groups`.
-std::string conv_args(int groups) {
+std::string conv_args(int groups, int stride = 1) {
   const std::string ones = "args { list { items { int: 1 } items { int: 1 } } } ";
   const std::string zeros = "args { list { items { int: 0 } items { int: 0 } } } ";
-  return "args { none: true } " + ones + ones + ones + "args { bool: false } " + zeros + "args { int: " +
+  const std::string s = std::to_string(stride);
+  const std::string strides = "args { list { items { int: " + s + " } items { int: " + s + " } } } ";
+  return "args { none: true } " + strides + ones + ones + "args { bool: false } " + zeros + "args { int: " +
          std::to_string(groups) + " }";
 }
 
 // x [8, 96, 16, 16] (dtype, strides as given) -> conv (weight `w`, `groups`).
 pt::Graph conv(const std::vector<int64_t>& w, int groups, const std::string& dtype = "bfloat16",
-               const std::vector<int64_t>& x_stride = {}) {
+               const std::vector<int64_t>& x_stride = {}, int stride = 1) {
   GraphBuilder b;
   if (x_stride.empty()) {
     b.input("x", {8, 96, 16, 16}, dtype);
@@ -33,7 +35,8 @@ pt::Graph conv(const std::vector<int64_t>& w, int groups, const std::string& dty
     b.strided_input("x", {8, 96, 16, 16}, x_stride, dtype);
   }
   b.input("w", w, dtype);
-  b.op("y", "aten.convolution.default", {"x", "w"}, {8, 96, 16, 16}, dtype, {}, conv_args(groups));
+  const int64_t out = 16 / stride;
+  b.op("y", "aten.convolution.default", {"x", "w"}, {8, 96, out, out}, dtype, {}, conv_args(groups, stride));
   return b.build({"y"});
 }
 
@@ -48,8 +51,10 @@ TEST_CASE("Convolutions Inductor keeps NCHW convert their layout where the filte
   // runs as cuDNN's NHWC kernel between conversions.
   CHECK(converts(conv({96, 2, 3, 3}, 48)));
   CHECK(converts(conv({96, 2, 3, 3}, 48, "float16")));
-  // A 1x1 filter runs as a GEMM on the NCHW tensors.
+  // A 1x1 filter of stride 1 runs as a GEMM on the NCHW tensors; of
+  // stride 2 (a ResNet downsample) it converts too.
   CHECK_FALSE(converts(conv({96, 96, 1, 1}, 1)));
+  CHECK(converts(conv({96, 2, 1, 1}, 48, "bfloat16", {}, 2)));
   // Channels-last already, or float32 (cuDNN has NCHW kernels for it).
   CHECK_FALSE(converts(conv({96, 2, 3, 3}, 48, "bfloat16", {96 * 256, 1, 16 * 96, 96})));
   CHECK_FALSE(converts(conv({96, 2, 3, 3}, 48, "float32")));
@@ -80,6 +85,16 @@ TEST_CASE("Each kernel reads and writes its tensors once more, one conversion ke
   off.nchw_layout_conversions = false;
   CHECK(pt::nchw_conversion_seconds(g, y, {}, h100, off) == 0);
   CHECK(pt::nchw_conversion_seconds(g, y, {}, pt::parse_device("a100"), {}) == 0);  // not measured there
+}
+
+TEST_CASE("A strided 1x1 convolution converts what it reads and writes, not its filter") {
+  const pt::Graph g = conv({96, 2, 1, 1}, 48, "bfloat16", {}, 2);
+  const pt::Device h100 = pt::parse_device("h100");
+  // x: 8 x 96 x 16 x 16 x 2 B, y: 8 x 96 x 8 x 8 x 2 B, w: 96 x 2 x 2 B.
+  const double bytes = 196608.0 * 2 + 49152.0 * 2 + 96 * 2 * 2;
+  const double rate = h100.bytes_per_second * h100.memory_efficiency * h100.nchw_conversion_fraction;
+  CHECK(pt::nchw_conversion_seconds(g, g.find("y"), pt::channels_last_values(g), h100, {}) ==
+        doctest::Approx(2 * bytes / rate + 2 * h100.kernel_latency_seconds));
 }
 
 TEST_CASE("A convolution backward pays for each gradient it computes") {
