@@ -650,6 +650,14 @@ def regnet_y_1_6gf_bf16(b=64):
                                    torch.contiguous_format)
 
 
+def regnet_x_1_6gf_bf16(b=64):
+    """torchvision regnet_x_1_6gf, bf16, B=64, NCHW: RegNetY's group width
+    (24 channels) without its squeeze-excitation, kept NCHW by Inductor."""
+    import torchvision
+    return _torchvision_classifier("regnet_x_1_6gf_bf16", torchvision.models.regnet_x_1_6gf, b, torch.bfloat16, 87,
+                                   torch.contiguous_format)
+
+
 FAMILY_MODELS = {"resnet50_fp32_cl": resnet50_fp32_cl, "resnet50_bf16_cl": resnet50_bf16_cl,
                  "convnext_tiny_bf16_cl": convnext_tiny_bf16_cl, "vit_b16": vit_b16_bf16,
                  "llama_gqa": llama_gqa, "moe_top2": moe_top2,
@@ -663,7 +671,8 @@ FAMILY_MODELS = {"resnet50_fp32_cl": resnet50_fp32_cl, "resnet50_bf16_cl": resne
                  "vgg11_bn_bf16_cl": vgg11_bn_bf16_cl, "convmixer_bf16": convmixer_bf16,
                  "bloom_lm": bloom_lm, "qwen2_lm": qwen2_lm, "resnet50_bf16": resnet50_bf16,
                  "efficientnet_b0_bf16": efficientnet_b0_bf16, "densenet121_bf16": densenet121_bf16,
-                 "resnext50_bf16": resnext50_bf16, "regnet_y_1_6gf_bf16": regnet_y_1_6gf_bf16}
+                 "resnext50_bf16": resnext50_bf16, "regnet_y_1_6gf_bf16": regnet_y_1_6gf_bf16,
+                 "regnet_x_1_6gf_bf16": regnet_x_1_6gf_bf16}
 
 
 CORPUS_MODELS = {"linear_ce": linear_ce, "mlp_dynamic": mlp_dynamic, "sac_mlp": sac_mlp,
