@@ -32,6 +32,8 @@ void BandwidthOptions::set(std::string_view key, std::string_view value) {
     pad_is_pointwise = parse_bool(key, value);
   } else if (key == "pointwise_tag_fuses") {
     pointwise_tag_fuses = parse_bool(key, value);
+  } else if (key == "pooling_gradients_fuse") {
+    pooling_gradients_fuse = parse_bool(key, value);
   } else if (key == "fuse_input_copies") {
     fuse_input_copies = parse_bool(key, value);
   } else if (key == "merge_sibling_kernels") {
@@ -114,7 +116,7 @@ std::vector<std::string> bandwidth_option_keys() {
           "fuse_input_copies",         "split_reductions",        "column_reductions_start_kernels",
           "slice_scatters_fuse",       "kernels_run_whole",       "unroll_small_reductions",
           "fills_at_readers",          "inductor_layout_optimization", "nchw_layout_conversions",
-          "recomputed_reductions_read_cold"};
+          "recomputed_reductions_read_cold", "pooling_gradients_fuse"};
 }
 
 }  // namespace pt

@@ -89,6 +89,13 @@ struct BandwidthOptions {
   // lowering; inductor_fusible.h says what it cost). Off: each is a kernel
   // that copies its destination.
   bool slice_scatters_fuse = true;
+  // The max- and average-pooling gradients fuse like pointwise ops: Inductor
+  // lowers each to a gather over the pooling windows that hold an input
+  // element, computed in the kernel of its readers (max-pooling's indices
+  // from the saved offsets inside it), each window tap at
+  // Device::pool_tap_seconds (inductor_fusible.h). Off: each is a kernel of
+  // its own, costed by its bytes.
+  bool pooling_gradients_fuse = true;
   // A copy_ into a graph input (BatchNorm's running statistics, any input
   // mutation) is a store of the kernel that computes the value copied:
   // Inductor writes the mutated input from that kernel (MobileNetV3's 46

@@ -33,6 +33,7 @@ struct Preset {
   int multiprocessors = 0;
   DenseConvolution dense_conv{};
   double nchw_conversion_fraction = 0;
+  double pool_tap_seconds = 0;
 };
 
 // cuDNN attention (attention_rate.h), fitted to the H200's kernel times at
@@ -182,6 +183,16 @@ constexpr DenseConvolution kHopperDenseConv = {680e12, 4e-6, 128};
 // --bandwidth-option nchw_layout_conversions=false.
 constexpr double kHopperNchwConversionFraction = 0.74;
 
+// Pooling gradients on Hopper (inductor_fusible.h): Inductor's max-pooling
+// gradient of a ResNet stem (3x3 windows, stride 2: 4 taps for each of
+// 64 x 64 x 112 x 112 elements, bf16, channels-last), with the offsets'
+// conversion to indices and a residual add inlined, took 366, 368, 360 and
+// 350 us on one H100 in ResNeXt-50, ResNet-50, DenseNet-121 and
+// ShuffleNetV2 (24 channels at B=128: 4 x 38.5M taps): 1.8 ps a tap, about
+// 6 times what its bytes take. Off: --bandwidth-option
+// pooling_gradients_fuse=false.
+constexpr double kHopperPoolTapSeconds = 1.8e-12;
+
 constexpr Preset kPresets[] = {
     {"a100", 1.555e12, 312e12, 156e12, 1, 1, 0, 0, 0, {}, 1, 19.5e12},
     // Measured on one H100 SXM (docs/prediction_accuracy.md, micro-benchmark):
@@ -193,7 +204,7 @@ constexpr Preset kPresets[] = {
     {"h100", 3.35e12, 989e12, 494e12, 0.89, kHopperMatmulEfficiency, 1.59e-12, 0.61e-12, 128 * 1024, kHopperAttention,
      kHopperConvEfficiency, kHopperVectorFlops, kHopperDepthwise, kHopperAtomicAddSeconds, kHopperNarrowConv,
      kHopperColumnReduction, kHopperTf32MatmulEfficiency, kHopperKernelLatency, kHopperMatmulLatency, kHopperGroupedConv,
-     kHopperMultiprocessors, kHopperDenseConv, kHopperNchwConversionFraction},
+     kHopperMultiprocessors, kHopperDenseConv, kHopperNchwConversionFraction, kHopperPoolTapSeconds},
     // Memory efficiency measured on one H200 (docs/bandwidth_model.md,
     // micro-benchmark); matmuls and fixed costs the H100's (the same SMs).
     // Off: --bandwidth-option apply_device_efficiency=false.
@@ -214,7 +225,7 @@ constexpr Preset kPresets[] = {
     {"h200", 4.8e12, 989e12, 494e12, 0.88, kHopperMatmulEfficiency, 1.59e-12, 0.61e-12, 128 * 1024, kHopperAttention,
      kHopperConvEfficiency, kHopperVectorFlops, kHopperDepthwise, kHopperAtomicAddSeconds, kHopperNarrowConv,
      kHopperColumnReduction, kHopperTf32MatmulEfficiency, kHopperKernelLatency, kHopperMatmulLatency, kHopperGroupedConv,
-     kHopperMultiprocessors, kHopperDenseConv, kHopperNchwConversionFraction},
+     kHopperMultiprocessors, kHopperDenseConv, kHopperNchwConversionFraction, kHopperPoolTapSeconds},
     {"h200-measured", 4.2e12, 616e12, 300e12, 1, 1, 0, 0, 0, {}, 1, kHopperVectorFlops},
 };
 
@@ -238,7 +249,7 @@ Device parse_device(std::string_view text) {
               p.cached_row_bytes,  p.attention,         p.conv_efficiency,  p.vector_flops_per_second,
               p.depthwise, p.atomic_add_seconds, p.narrow_conv, p.column_reduction,
               p.fp32_matmul_efficiency, p.kernel_latency_seconds, p.matmul_latency_seconds, p.grouped_conv,
-              p.multiprocessors, p.dense_conv, p.nchw_conversion_fraction};
+              p.multiprocessors, p.dense_conv, p.nchw_conversion_fraction, p.pool_tap_seconds};
     }
   }
   const auto colon = text.find(':');

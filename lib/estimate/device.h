@@ -158,6 +158,10 @@ struct Device {
   // around a convolution kept NCHW (nchw_conversions.h); 0: not measured,
   // not costed.
   double nchw_conversion_fraction = 0;
+  // Seconds of one window tap of a fused pooling gradient
+  // (inductor_fusible.h), a floor on its kernel (kernel_arithmetic.h); 0:
+  // not measured, its bytes only.
+  double pool_tap_seconds = 0;
 };
 
 // Presets (datasheet numbers, SXM parts; docs/design.md section 6):

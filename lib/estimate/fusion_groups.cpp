@@ -163,6 +163,7 @@ class Grouper {
       }
     } else if (ops_.is_fusible_op(id) || (o_.pointwise_tag_fuses && tagged_pointwise(g_, id)) ||
                (o_.slice_scatters_fuse && is_slice_scatter(g_, id)) ||
+               (o_.pooling_gradients_fuse && is_pooling_gradient(g_, id)) ||
                (o_.pad_is_pointwise && n.packet == "aten.constant_pad_nd" && !feeds_own_kernel(id)) ||
                (o_.fuse_input_copies && copies_into_input(g_, id))) {
       join_or_start(id);

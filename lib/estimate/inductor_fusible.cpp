@@ -1,6 +1,7 @@
 #include "estimate/inductor_fusible.h"
 
 #include <algorithm>
+#include <vector>
 
 namespace pt {
 
@@ -9,6 +10,45 @@ bool tagged_pointwise(const Graph& g, NodeId id) { return g[id].pointwise_tag; }
 bool is_slice_scatter(const Graph& g, NodeId id) {
   const std::string_view packet = g[id].packet;
   return packet == "aten.select_scatter" || packet == "aten.slice_scatter";
+}
+
+bool is_pooling_gradient(const Graph& g, NodeId id) {
+  const std::string_view packet = g[id].packet;
+  return packet == "aten.max_pool2d_with_indices_backward" || packet == "aten.avg_pool2d_backward";
+}
+
+namespace {
+
+// A literal int list at positional `index` or keyword `name` (one item
+// stands for every axis); empty otherwise.
+std::vector<int64_t> int_list(const proto::Node& pn, int index, std::string_view name) {
+  const proto::Arg* a = index < pn.args_size() ? &pn.args(index) : find_kwarg(pn, name);
+  std::vector<int64_t> out;
+  if (!a || a->kind_case() != proto::Arg::kList) return out;
+  for (const proto::Arg& item : a->list().items()) {
+    if (item.kind_case() != proto::Arg::kInt || item.int_() <= 0) return {};
+    out.push_back(item.int_());
+  }
+  return out;
+}
+
+}  // namespace
+
+uint64_t pooling_gradient_taps(const Graph& g, NodeId id) {
+  if (!is_pooling_gradient(g, id)) return 0;
+  // (grad_output, self, kernel_size, stride, ...) for both ops.
+  const proto::Node pn = g.record(id);
+  const std::vector<int64_t> kernel = int_list(pn, 2, "kernel_size");
+  std::vector<int64_t> stride = int_list(pn, 3, "stride");
+  if (kernel.empty()) return 0;
+  if (stride.empty()) stride = kernel;  // PyTorch's default: the kernel size
+  uint64_t taps = 1;
+  for (size_t axis = 0; axis < 2; ++axis) {
+    const int64_t k = kernel[std::min(axis, kernel.size() - 1)];
+    const int64_t s = stride[std::min(axis, stride.size() - 1)];
+    taps *= static_cast<uint64_t>((k + s - 1) / s);
+  }
+  return taps;
 }
 
 bool copies_into_input(const Graph& g, NodeId id) {

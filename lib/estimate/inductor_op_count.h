@@ -10,8 +10,9 @@
 namespace pt {
 
 // None for a view, getitem or clone (indexing, or the loaded value itself),
-// one for a constant, iota or dtype conversion, else one plus one per number
-// among its arguments (ne(x, -1) is two), at most 100. Equal nodes are one
+// one for a constant, iota or dtype conversion, ten per window tap for a
+// pooling gradient, else one plus one per number among its arguments
+// (ne(x, -1) is two), at most 100. Equal nodes are one
 // node here: prepare's CSE merged them.
 int inductor_op_weight(const Graph& g, const NodeOpClasses& ops, NodeId id);
 

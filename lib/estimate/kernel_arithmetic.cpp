@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string_view>
 
+#include "estimate/inductor_fusible.h"
 #include "estimate/online_softmax.h"
 #include "estimate/value_numel.h"
 #include "prepare/cse_key.h"
@@ -15,12 +16,15 @@ KernelArithmetic::KernelArithmetic(const Graph& g, const FusionGroups& f, const 
 
 double KernelArithmetic::cost(NodeId c) const {
   const std::string_view p = g_[c].packet;
+  if (device_.pool_tap_seconds > 0 && is_pooling_gradient(g_, c)) {
+    return device_.pool_tap_seconds * static_cast<double>(pooling_gradient_taps(g_, c));
+  }
   if (p == "aten.erf" || p == "aten.sin" || p == "aten.cos") return device_.erf_seconds;
   return p == "aten.exp" ? device_.exp_seconds : 0.0;
 }
 
 double KernelArithmetic::seconds(std::span<const NodeId> roots, std::span<const NodeId> closure) {
-  if (device_.erf_seconds <= 0 && device_.exp_seconds <= 0) return 0;
+  if (device_.erf_seconds <= 0 && device_.exp_seconds <= 0 && device_.pool_tap_seconds <= 0) return 0;
   if (std::none_of(closure.begin(), closure.end(), [&](NodeId c) { return cost(c) > 0; })) return 0;
   if (kept_as_.empty()) {
     const auto n = static_cast<size_t>(g_.size());

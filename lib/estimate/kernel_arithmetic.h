@@ -6,7 +6,8 @@
 // of the same input, once), for each of its evaluations, at the device's
 // measured cost of one (Device::erf_seconds, exp_seconds; sin and cos, also
 // libdevice calls with a range reduction, at erf's). An online softmax's
-// exp counts twice (online_softmax.h).
+// exp counts twice (online_softmax.h). A pooling gradient's window taps
+// count too (inductor_fusible.h, Device::pool_tap_seconds).
 #pragma once
 
 #include <cstdint>
