@@ -53,7 +53,8 @@ double nchw_conversion_seconds(const Graph& g, NodeId op, const Flags& channels_
   const double bandwidth = device.bytes_per_second * device.memory_efficiency * device.nchw_conversion_fraction;
   // Two read (activation and filter), one written; a 1x1 filter reads
   // the same in either layout and is not converted.
-  const proto::TensorMeta& w = g.record(g[op].positional_inputs[g[op].packet == "aten.convolution" ? 1 : 2]).val().tensor();
+  const proto::Node w_record = g.record(g[op].positional_inputs[g[op].packet == "aten.convolution" ? 1 : 2]);
+  const proto::TensorMeta& w = w_record.val().tensor();
   const double tensors_per_kernel = w.shape(2) == 1 && w.shape(3) == 1 ? 2 : 3;
   double seconds = 0;
   for (const ConvolutionWork& k : convolution_kernels(g, op)) {
