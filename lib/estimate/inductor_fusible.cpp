@@ -17,31 +17,18 @@ bool is_pooling_gradient(const Graph& g, NodeId id) {
   return packet == "aten.max_pool2d_with_indices_backward" || packet == "aten.avg_pool2d_backward";
 }
 
-namespace {
-
-// A literal int list at positional `index` or keyword `name` (one item
-// stands for every axis); empty otherwise.
-std::vector<int64_t> int_list(const proto::Node& pn, int index, std::string_view name) {
-  const proto::Arg* a = index < pn.args_size() ? &pn.args(index) : find_kwarg(pn, name);
-  std::vector<int64_t> out;
-  if (!a || a->kind_case() != proto::Arg::kList) return out;
-  for (const proto::Arg& item : a->list().items()) {
-    if (item.kind_case() != proto::Arg::kInt || item.int_() <= 0) return {};
-    out.push_back(item.int_());
-  }
-  return out;
-}
-
-}  // namespace
-
 uint64_t pooling_gradient_taps(const Graph& g, NodeId id) {
   if (!is_pooling_gradient(g, id)) return 0;
   // (grad_output, self, kernel_size, stride, ...) for both ops.
   const proto::Node pn = g.record(id);
-  const std::vector<int64_t> kernel = int_list(pn, 2, "kernel_size");
-  std::vector<int64_t> stride = int_list(pn, 3, "stride");
-  if (kernel.empty()) return 0;
+  // One item stands for every axis.
+  const std::vector<int64_t> kernel = int_list_arg(pn, 2, "kernel_size");
+  std::vector<int64_t> stride = int_list_arg(pn, 3, "stride");
   if (stride.empty()) stride = kernel;  // PyTorch's default: the kernel size
+  const auto positive = [](const std::vector<int64_t>& v) {
+    return !v.empty() && std::all_of(v.begin(), v.end(), [](int64_t x) { return x > 0; });
+  };
+  if (!positive(kernel) || !positive(stride)) return 0;
   uint64_t taps = 1;
   for (size_t axis = 0; axis < 2; ++axis) {
     const int64_t k = kernel[std::min(axis, kernel.size() - 1)];

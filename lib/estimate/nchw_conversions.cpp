@@ -1,5 +1,8 @@
 #include "estimate/nchw_conversions.h"
 
+#include <algorithm>
+#include <vector>
+
 #include "estimate/inductor_layout.h"
 #include "estimate/kernel_flops.h"
 #include "graph/dtype.h"
@@ -9,16 +12,10 @@ namespace pt {
 namespace {
 
 // Whether a convolution's stride (positional 3 of aten.convolution, 4 of
-// convolution_backward, or keyword `stride`) is a literal list with an
-// item over 1.
+// convolution_backward, or keyword `stride`) is literal and over 1.
 bool strided(const proto::Node& pn, bool backward) {
-  const int at = backward ? 4 : 3;
-  const proto::Arg* a = at < pn.args_size() ? &pn.args(at) : find_kwarg(pn, "stride");
-  if (!a || a->kind_case() != proto::Arg::kList) return false;
-  for (const proto::Arg& item : a->list().items()) {
-    if (item.kind_case() == proto::Arg::kInt && item.int_() > 1) return true;
-  }
-  return false;
+  const std::vector<int64_t> stride = int_list_arg(pn, backward ? 4 : 3, "stride");
+  return std::any_of(stride.begin(), stride.end(), [](int64_t s) { return s > 1; });
 }
 
 }  // namespace

@@ -96,6 +96,17 @@ const proto::Arg* find_kwarg(const proto::Node& node, std::string_view key) {
   return it == node.kwargs().end() ? nullptr : &it->second;
 }
 
+std::vector<int64_t> int_list_arg(const proto::Node& node, int index, std::string_view key) {
+  const proto::Arg* a = index < node.args_size() ? &node.args(index) : find_kwarg(node, key);
+  std::vector<int64_t> out;
+  if (!a || a->kind_case() != proto::Arg::kList) return out;
+  for (const proto::Arg& item : a->list().items()) {
+    if (item.kind_case() != proto::Arg::kInt) return {};
+    out.push_back(item.int_());
+  }
+  return out;
+}
+
 std::vector<std::pair<const std::string*, const proto::Arg*>> kwargs_by_key(const proto::Node& node) {
   return kwargs_by_key(node.kwargs());
 }

@@ -187,6 +187,10 @@ std::optional<proto::TensorMeta> tensor_meta(const Graph& g, NodeId id);
 
 // The value of kwarg `key` of `node`, or null when it has none.
 const proto::Arg* find_kwarg(const proto::Node& node, std::string_view key);
+// The ints of `node`'s positional argument `index`, or of kwarg `key` where
+// it has fewer arguments, when that is a list of literal ints (a kernel
+// size, a stride); empty otherwise.
+std::vector<int64_t> int_list_arg(const proto::Node& node, int index, std::string_view key);
 // A node's kwargs sorted by key: protobuf's map iterates in no defined
 // order, and node references are read in pytree-leaf order (kwargs by key).
 std::vector<std::pair<const std::string*, const proto::Arg*>> kwargs_by_key(const proto::Node& node);
