@@ -33,7 +33,9 @@ uint64_t pooling_gradient_taps(const Graph& g, NodeId id) {
   for (size_t axis = 0; axis < 2; ++axis) {
     const int64_t k = kernel[std::min(axis, kernel.size() - 1)];
     const int64_t s = stride[std::min(axis, stride.size() - 1)];
-    taps *= static_cast<uint64_t>((k + s - 1) / s);
+    // ceil(k / s) without overflow; a window past 2^20 taps a side is no
+    // real model's (and keeps the product in range).
+    taps *= static_cast<uint64_t>(std::min<int64_t>((k - 1) / s + 1, int64_t{1} << 20));
   }
   return taps;
 }

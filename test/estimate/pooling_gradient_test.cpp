@@ -54,7 +54,12 @@ TEST_CASE("a pooling gradient gathers ceil(kernel / stride) windows per axis") {
        ints({2, 2}) + ints({2, 2}) + tail);
   b.op("s_default", "aten.avg_pool2d_backward.default", {"go2", "x"}, {2, 4, 8, 8}, "bfloat16", {},
        ints({2, 2}) + "args { list { } } " + tail);
-  const pt::Graph a = b.build({"s1", "s2", "s_default"});
+  // A window no model has (from a malformed graph): capped, not overflowed.
+  const std::string huge = "args { list { items { int: 9223372036854775807 } } } ";
+  b.op("s_huge", "aten.avg_pool2d_backward.default", {"go", "x"}, {2, 4, 8, 8}, "bfloat16", {},
+       huge + ints({1, 1}) + tail);
+  const pt::Graph a = b.build({"s1", "s2", "s_default", "s_huge"});
+  CHECK(pt::pooling_gradient_taps(a, a.find("s_huge")) == (uint64_t{1} << 40));
   CHECK(pt::pooling_gradient_taps(a, a.find("s1")) == 9);
   CHECK(pt::pooling_gradient_taps(a, a.find("s2")) == 1);
   CHECK(pt::pooling_gradient_taps(a, a.find("s_default")) == 1);
