@@ -7,7 +7,7 @@
 #include "graph/human_units.h"
 #include "plan/exact_candidate.h"
 #include "plan/knob_candidates.h"
-#include "plan/saved_live_at_peak.h"
+#include "plan/live_at_plan_peak.h"
 #include "plan/value_search.h"
 
 namespace pt {
@@ -49,15 +49,6 @@ std::vector<size_t> search_starts(const std::vector<size_t>& frontier) {
     if (std::find(starts.begin(), starts.end(), frontier[at]) == starts.end()) starts.push_back(frontier[at]);
   }
   return starts;
-}
-
-std::string live_text(const Graph& g, const std::vector<NodeId>& live) {
-  std::string out;
-  for (size_t i = 0; i < live.size() && i < 3; ++i) {
-    out += (out.empty() ? "" : ", ") + std::string(g[live[i]].name) + " (" + human_bytes(g[live[i]].size_bytes) + ")";
-  }
-  if (live.size() > 3) out += " and " + std::to_string(live.size() - 3) + " more";
-  return out.empty() ? "none (the inputs, the gradients and the backward's own values make the peak)" : out;
 }
 
 // The exact plans at the ladder's limits (memory_limit_plan.h), one after
@@ -141,8 +132,8 @@ PlanCandidates plan_candidates(const Graph& prepared, const Settings& base, cons
   }
   if (any) {
     const PlanCandidate& low = out.all[out.lowest_peak];
-    out.lowest_peak_live = live_text(
-        prepared, saved_live_at_peak(prepared, partition_plan(prepared, base, low), plan_settings(base, low), device, o));
+    out.lowest_peak_live = live_at_peak_text(
+        prepared, live_at_plan_peak(prepared, partition_plan(prepared, base, low), plan_settings(base, low), device, o));
   }
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return out;
@@ -164,7 +155,7 @@ MemoryPlan choose_plan(const PlanCandidates& candidates, uint64_t limit) {
     const PlanCandidate& low = all[candidates.lowest_peak];
     throw InfeasibleError(line + "the smallest peak reached is " + human_bytes(low.peak_bytes) + " (" +
                           low.description() + "), at node '" + low.peak_at + "' (" + low.peak_pass +
-                          ") where the largest saved values alive are " + candidates.lowest_peak_live);
+                          "); live there: " + candidates.lowest_peak_live);
   }
   MemoryPlan plan;
   plan.limit = limit;

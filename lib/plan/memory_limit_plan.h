@@ -59,7 +59,7 @@ struct PlanCandidates {
   std::string exact_skipped;
   double exact_seconds = 0;        // of `seconds`: building the model and the exact plans
   size_t lowest_peak = 0;          // index of the candidate with the smallest peak
-  std::string lowest_peak_live;    // "h_3 (12.6 MB), ..." the largest saved values alive at that peak
+  std::string lowest_peak_live;    // what is alive at that peak (plan/live_at_plan_peak.h's live_at_peak_text)
   double seconds = 0;              // time to build and predict them all
 };
 

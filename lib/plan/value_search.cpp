@@ -7,7 +7,7 @@
 #include "graph/errors.h"
 #include "plan/parallel_for.h"
 #include "plan/recomputable_values.h"
-#include "plan/saved_live_at_peak.h"
+#include "plan/live_at_plan_peak.h"
 
 namespace pt {
 

@@ -1,6 +1,6 @@
 // Beyond the knobs: decide value by value what to recompute. From a plan,
 // repeatedly take the saved values alive at its simulated peak
-// (plan/saved_live_at_peak.h), largest first, and try recomputing the
+// (plan/live_at_plan_peak.h), largest first, and try recomputing the
 // largest 1, 2, 4, ... of them instead of saving them. Recomputing a value
 // recomputes its inputs too, back to values that are saved already or may
 // not be recomputed (those are saved instead). Each move is predicted with

@@ -4,6 +4,7 @@
 // 1% of it, one line naming the smallest reachable peak.
 #include <doctest/doctest.h>
 
+#include <array>
 #include <cstdio>
 #include <limits>
 #include <map>
@@ -14,6 +15,7 @@
 #include "graph/graph_io.h"
 #include "pipeline/pipeline.h"
 #include "plan/memory_limit_plan.h"
+#include "plan/live_at_plan_peak.h"
 #include "prepare/prepare.h"
 #include "estimate/bandwidth_model.h"
 
@@ -82,10 +84,41 @@ void check_bar(const Planned& p) {
     CHECK(line.find('\n') == std::string::npos);
     CHECK(line.find("smallest peak reached is") != std::string::npos);
     CHECK(line.find("at node '") != std::string::npos);
+    CHECK(line.find("; live there: ") != std::string::npos);
+    CHECK(line.find("inputs ") != std::string::npos);  // the parameters are alive at every peak
   }
 }
 
 }  // namespace
+
+TEST_CASE("what is alive at a plan's peak adds up to the peak, and the message names it by category") {
+  const LoadedGraph loaded = load_graph_file(std::string(PT_TEST_DIR) + "/corpus/resnet18.pb", Format::Binary);
+  const Settings s;
+  const Partitioned p = partition_joint(loaded.graph, s);
+  const Graph& g = p.prepared.graph;
+  const Device device = parse_device("h100");
+  const BandwidthAndPeak est = estimate_bandwidth_and_peak(g, p.result, s.op_classes, device, {}, PassDetail::Totals);
+  const LiveAtPeak live = live_at_plan_peak(g, p.result, s, device, {});
+  uint64_t sum = 0;
+  for (uint64_t b : live.bytes) sum += b;
+  CHECK(sum == est.memory.peak_bytes);
+  CHECK(live.saved == saved_live_at_peak(g, p.result, s, device, {}));
+  const std::string text = live_at_peak_text(g, live);
+  // Every category alive is named, largest first, and the largest value too.
+  REQUIRE(!live.values.empty());
+  CHECK(text.find(std::string(g[live.values.front().node].name)) != std::string::npos);
+  std::array<size_t, kMemoryCategoryCount> at{};
+  for (size_t c = 0; c < kMemoryCategoryCount; ++c) {
+    if (live.bytes[c] == 0) continue;
+    at[c] = text.find(std::string(memory_category_name(static_cast<MemoryCategory>(c))) + " ");
+    CHECK(at[c] != std::string::npos);
+  }
+  for (size_t a = 0; a < kMemoryCategoryCount; ++a) {
+    for (size_t b = 0; b < kMemoryCategoryCount; ++b) {
+      if (live.bytes[b] > 0 && live.bytes[a] > live.bytes[b]) CHECK(at[a] < at[b]);
+    }
+  }
+}
 
 // The sanitizer build (about ten times slower) runs the bar on resnet18
 // alone and the other cases on the 2-layer GPT: the same code as the GPT
