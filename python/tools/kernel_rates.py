@@ -165,8 +165,8 @@ def grouped_conv(out):
 
 def dense_conv(out):
     """Dense (groups=1) bf16 channels-last convolutions, B=64, over the
-    layer shapes of ResNet-50 and VGG: how far their rate falls below a
-    large layer's, by size and filter (the convolution efficiency)."""
+    layer shapes of ResNet-50, VGG, DenseNet and mobile networks: how far
+    their rate falls below a large layer's, by size, filter and width."""
     rows = []
     aten = torch.ops.aten
     for cin, cout, k, hw, stride in ((64, 64, 1, 56, 1), (64, 256, 1, 56, 1), (256, 64, 1, 56, 1),
@@ -175,7 +175,17 @@ def dense_conv(out):
                                      (1024, 256, 1, 14, 1), (256, 1024, 1, 14, 1), (128, 128, 3, 56, 2),
                                      (64, 128, 3, 112, 1), (128, 256, 3, 56, 1), (256, 256, 3, 56, 1),
                                      (256, 512, 3, 28, 1), (512, 512, 3, 28, 1), (512, 512, 3, 14, 1),
-                                     (64, 64, 3, 224, 1), (768, 768, 1, 32, 1)):
+                                     (64, 64, 3, 224, 1), (768, 768, 1, 32, 1),
+                                     # DenseNet-121: 3x3 to 32 channels, 1x1 to 128
+                                     (128, 32, 3, 56, 1), (128, 32, 3, 28, 1), (128, 32, 3, 14, 1),
+                                     (128, 32, 3, 7, 1), (64, 128, 1, 56, 1), (96, 128, 1, 56, 1),
+                                     (512, 128, 1, 28, 1), (1024, 128, 1, 14, 1), (1024, 128, 1, 7, 1),
+                                     # mobile networks' pointwise layers, and narrow 3x3 ones
+                                     (16, 96, 1, 112, 1), (96, 24, 1, 56, 1), (24, 144, 1, 56, 1),
+                                     (144, 24, 1, 56, 1), (40, 240, 1, 28, 1), (240, 40, 1, 28, 1),
+                                     (80, 480, 1, 14, 1), (480, 80, 1, 14, 1), (192, 1152, 1, 7, 1),
+                                     (1152, 192, 1, 7, 1), (32, 32, 3, 112, 1), (64, 32, 3, 56, 1),
+                                     (32, 64, 3, 112, 1)):
         x = torch.randn(64, cin, hw, hw, device="cuda", dtype=torch.bfloat16).contiguous(
             memory_format=torch.channels_last)
         w = torch.randn(cout, cin, k, k, device="cuda", dtype=torch.bfloat16).contiguous(
@@ -223,7 +233,8 @@ def nchw_conv(out):
                                              (512, 512, 3, 14, 1, 32), (256, 256, 3, 28, 1, 16),
                                              (48, 48, 3, 56, 1, 2), (120, 120, 3, 28, 1, 5), (336, 336, 3, 14, 1, 14),
                                              (888, 888, 3, 7, 1, 37), (336, 336, 3, 28, 2, 14), (120, 120, 3, 56, 2, 5),
-                                             (256, 512, 1, 56, 2, 1), (1024, 2048, 1, 14, 2, 1), (64, 256, 1, 56, 1, 1)):
+                                             (256, 512, 1, 56, 2, 1), (1024, 2048, 1, 14, 2, 1), (64, 256, 1, 56, 1, 1),
+                                             (512, 128, 1, 14, 1, 1), (1024, 128, 1, 7, 1, 1), (512, 128, 1, 7, 1, 1)):
         pad = [k // 2] * 2
         row = {"cin": cin, "cout": cout, "k": k, "hw": hw, "stride": stride, "groups": groups}
         for fmt in ("nchw", "channels_last"):
