@@ -10,11 +10,18 @@ namespace pt {
 
 namespace {
 
-// Peak rows in units of the limit and the objective in milliseconds:
-// GLPK's tolerances are absolute (1e-7), so rows in bytes (10^9) beside
-// seconds (10^-6) left its simplex at the edge of its precision, and rows
-// in gigabytes ignored values of a few hundred bytes.
-constexpr double kSecondsUnit = 1e-3;
+// Peak rows in units of the limit and the objective in units of the
+// largest single cost: GLPK's tolerances are absolute (1e-7), so rows in
+// bytes (10^9) beside seconds (10^-6) left its simplex at the edge of its
+// precision, rows in gigabytes ignored values of a few hundred bytes, and
+// an objective in milliseconds took plans 5% apart as equal where the
+// costs were 10^-10 s (a small chain's).
+double cost_unit(const LinearPlanModel& m) {
+  double largest = 0;
+  for (double s : m.save_seconds) largest = std::max(largest, s);
+  for (double s : m.recompute_seconds) largest = std::max(largest, s);
+  return largest > 0 ? largest : 1;
+}
 
 }  // namespace
 
@@ -34,6 +41,7 @@ ExactSolution solve_exact(const LinearPlanModel& m, uint64_t limit, double time_
   const auto start = std::chrono::steady_clock::now();
   const size_t n = m.values.size();
   const double bytes_unit = static_cast<double>(std::max<uint64_t>(limit, 1));
+  const double seconds_unit = cost_unit(m);
   // GLPK's presolver: with it gpt2_124m's solves at 85-100% of the
   // default peak took 0.1 s, without it 3-10 s.
   TimedGlpkMip mip(time_limit_s, {.presolve = true, .relative_gap = relative_gap});
@@ -45,13 +53,13 @@ ExactSolution solve_exact(const LinearPlanModel& m, uint64_t limit, double time_
     save[v] = mip.addCol();
     mip.colType(save[v], Mip::INTEGER);
     mip.colBounds(save[v], 0, m.may_save[v] ? 1 : 0);
-    objective += (m.save_seconds[v] / kSecondsUnit) * save[v];
+    objective += (m.save_seconds[v] / seconds_unit) * save[v];
     if (!m.may_recompute[v]) continue;
     has_recompute[v] = true;
     recompute[v] = mip.addCol();
     mip.colType(recompute[v], Mip::INTEGER);
     mip.colBounds(recompute[v], 0, 1);
-    objective += (m.recompute_seconds[v] / kSecondsUnit) * recompute[v];
+    objective += (m.recompute_seconds[v] / seconds_unit) * recompute[v];
   }
   auto either = [&](size_t v) {
     Mip::Expr e = save[v];

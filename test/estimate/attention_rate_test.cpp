@@ -4,6 +4,8 @@
 // bandwidth model charging it in place of the matmul rate.
 #include <doctest/doctest.h>
 
+#include "support/relative.h"
+
 #include <optional>
 #include <string>
 
@@ -64,28 +66,28 @@ TEST_CASE("attention time: 128-row tiles, a rate rising with the padded length")
   const auto fwd = pt::attention_seconds(g, g.find("att"), f, rates());
   REQUIRE(fwd);
   // 197 tokens run as 256: (256/197)^2 the work, at 1e12 * 256 / (256 + 100).
-  CHECK(*fwd == doctest::Approx(fitted(f, 197, 1e12, 100)));
-  CHECK(*fwd == doctest::Approx(1e9 * (256.0 * 256) / (197.0 * 197) / (1e12 * 256 / 356)));
+  CHECK(*fwd == pt::test::relative(fitted(f, 197, 1e12, 100)));
+  CHECK(*fwd == pt::test::relative(1e9 * (256.0 * 256) / (197.0 * 197) / (1e12 * 256 / 356)));
   const auto bwd = pt::attention_seconds(g, g.find("att_bw"), f, rates());
   REQUIRE(bwd);
-  CHECK(*bwd == doctest::Approx(fitted(f, 197, 5e12, 300)));
+  CHECK(*bwd == pt::test::relative(fitted(f, 197, 5e12, 300)));
   // A length on the tile grid pays no padding.
   const Graph g256 = attention_graph(256, 64, false);
-  CHECK(*pt::attention_seconds(g256, g256.find("att"), f, rates()) == doctest::Approx(1e9 / (1e12 * 256 / 356)));
+  CHECK(*pt::attention_seconds(g256, g256.find("att"), f, rates()) == pt::test::relative(1e9 / (1e12 * 256 / 356)));
 }
 
 TEST_CASE("attention time: causal kernels take their own fits; head sizes interpolate and clamp") {
   const uint64_t f = 1000000000;
   const Graph causal = attention_graph(1024, 64, true);
-  CHECK(*pt::attention_seconds(causal, causal.find("att"), f, rates()) == doctest::Approx(fitted(f, 1024, 3e12, 200)));
+  CHECK(*pt::attention_seconds(causal, causal.find("att"), f, rates()) == pt::test::relative(fitted(f, 1024, 3e12, 200)));
   CHECK(*pt::attention_seconds(causal, causal.find("att_bw"), f, rates()) ==
-        doctest::Approx(fitted(f, 1024, 7e12, 400)));
+        pt::test::relative(fitted(f, 1024, 7e12, 400)));
   const Graph d96 = attention_graph(1024, 96, false);  // halfway between 64 and 128
-  CHECK(*pt::attention_seconds(d96, d96.find("att"), f, rates()) == doctest::Approx(fitted(f, 1024, 1.5e12, 100)));
+  CHECK(*pt::attention_seconds(d96, d96.find("att"), f, rates()) == pt::test::relative(fitted(f, 1024, 1.5e12, 100)));
   const Graph d32 = attention_graph(1024, 32, false);  // below 64: the 64 rate
-  CHECK(*pt::attention_seconds(d32, d32.find("att"), f, rates()) == doctest::Approx(fitted(f, 1024, 1e12, 100)));
+  CHECK(*pt::attention_seconds(d32, d32.find("att"), f, rates()) == pt::test::relative(fitted(f, 1024, 1e12, 100)));
   const Graph d256 = attention_graph(1024, 256, false);  // above 128: the 128 rate
-  CHECK(*pt::attention_seconds(d256, d256.find("att"), f, rates()) == doctest::Approx(fitted(f, 1024, 2e12, 100)));
+  CHECK(*pt::attention_seconds(d256, d256.find("att"), f, rates()) == pt::test::relative(fitted(f, 1024, 2e12, 100)));
 }
 
 TEST_CASE("attention time: other ops and devices without a fit get none") {
@@ -110,9 +112,9 @@ TEST_CASE("the bandwidth model charges attention at the device's fit, the matmul
   const uint64_t f = pt::flops::sdpa({2, 3, 197, 64}, {2, 3, 197, 64}, {2, 3, 197, 64});
   const auto& ops = pt::OpClasses::pytorch_defaults();
   const pt::PassEstimate fitted_pass = pt::estimate_pass(g, pass, {g.find("att")}, ops, device, {}, {});
-  CHECK(fitted_pass.seconds == doctest::Approx(fitted(static_cast<double>(f), 197, 1e12, 100)));
+  CHECK(fitted_pass.seconds == pt::test::relative(fitted(static_cast<double>(f), 197, 1e12, 100)));
   pt::BandwidthOptions roofline;
   roofline.apply_device_efficiency = false;
   const pt::PassEstimate plain = pt::estimate_pass(g, pass, {g.find("att")}, ops, device, roofline, {});
-  CHECK(plain.seconds == doctest::Approx(static_cast<double>(f) / 1e15));
+  CHECK(plain.seconds == pt::test::relative(static_cast<double>(f) / 1e15));
 }

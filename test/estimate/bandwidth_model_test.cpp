@@ -2,6 +2,8 @@
 // 6 on its own, and sibling_fusion.h's horizontal fusion) and on linear_ce with exact byte counts for both cuts.
 #include <doctest/doctest.h>
 
+#include "support/relative.h"
+
 #include <string>
 #include <vector>
 
@@ -62,7 +64,7 @@ TEST_CASE("a pointwise chain is one kernel: one load, one store") {
   CHECK(p.bytes_loaded == 4000);
   CHECK(p.bytes_stored == 4000);
   CHECK(p.flops == 0);
-  CHECK(p.seconds == doctest::Approx(8000 / 1e12));
+  CHECK(p.seconds == pt::test::relative(8000 / 1e12));
 }
 
 TEST_CASE("a device's measured efficiencies scale its peaks unless apply_device_efficiency is off") {
@@ -75,11 +77,11 @@ TEST_CASE("a device's measured efficiencies scale its peaks unless apply_device_
   const pt::Device slow_memory{"m", 1e3, 1e15, 1e15, 0.5, 1};
   const pt::Device slow_matmul{"f", 1e15, 1e3, 1e3, 1, 0.25};
   const auto ops = pt::OpClasses::pytorch_defaults();
-  CHECK(pt::estimate_pass(g, pass, g.outputs, ops, slow_memory).seconds == doctest::Approx((512 + 256 + 128) / 500.0));
-  CHECK(pt::estimate_pass(g, pass, g.outputs, ops, slow_matmul).seconds == doctest::Approx(1024 / 250.0));
+  CHECK(pt::estimate_pass(g, pass, g.outputs, ops, slow_memory).seconds == pt::test::relative((512 + 256 + 128) / 500.0));
+  CHECK(pt::estimate_pass(g, pass, g.outputs, ops, slow_matmul).seconds == pt::test::relative(1024 / 250.0));
   BandwidthOptions peaks;
   peaks.apply_device_efficiency = false;
-  CHECK(pt::estimate_pass(g, pass, g.outputs, ops, slow_matmul, peaks).seconds == doctest::Approx(1024 / 1e3));
+  CHECK(pt::estimate_pass(g, pass, g.outputs, ops, slow_matmul, peaks).seconds == pt::test::relative(1024 / 1e3));
 }
 
 TEST_CASE("a convolution runs at the device's convolution efficiency, a matmul at its matmul efficiency") {
@@ -105,12 +107,12 @@ TEST_CASE("a convolution runs at the device's convolution efficiency, a matmul a
   const PassEstimate p = pt::estimate_pass(g, pass, g.outputs, ops, d);
   REQUIRE(p.kernels.size() == 2);
   CHECK(p.kernels[0].flops == 27648);
-  CHECK(p.kernels[0].seconds == doctest::Approx(27648 / 250.0));
+  CHECK(p.kernels[0].seconds == pt::test::relative(27648 / 250.0));
   CHECK(p.kernels[1].flops == 1024);
-  CHECK(p.kernels[1].seconds == doctest::Approx(1024 / 500.0));
+  CHECK(p.kernels[1].seconds == pt::test::relative(1024 / 500.0));
   BandwidthOptions peaks;
   peaks.apply_device_efficiency = false;
-  CHECK(pt::estimate_pass(g, pass, g.outputs, ops, d, peaks).kernels[0].seconds == doctest::Approx(27648 / 1e3));
+  CHECK(pt::estimate_pass(g, pass, g.outputs, ops, d, peaks).kernels[0].seconds == pt::test::relative(27648 / 1e3));
 }
 
 TEST_CASE("a compute-intensive op is a kernel of its own; its fused input is stored") {
@@ -345,10 +347,10 @@ TEST_CASE("linear_ce: exact bytes of both cuts, and the softmax store + reload a
                            static_cast<int64_t>(saved_mm.forward.bytes());
   CHECK(fw_delta == 2 * softmax - 32768 * 2 - 32768 * 4);
   const double fw_seconds_delta = saved_softmax.forward.seconds - saved_mm.forward.seconds;
-  CHECK(fw_seconds_delta == doctest::Approx(fw_delta / 1.555e12));
-  CHECK(fw_seconds_delta == doctest::Approx(4.236e-3).epsilon(0.001));
+  CHECK(fw_seconds_delta == pt::test::relative(fw_delta / 1.555e12));
+  CHECK(fw_seconds_delta == pt::test::relative(4.236e-3).epsilon(0.001));
   const double bw_ratio = static_cast<double>(saved_softmax.backward.bytes()) / saved_mm.backward.bytes();
-  CHECK(bw_ratio == doctest::Approx(1.0).epsilon(0.05));
+  CHECK(bw_ratio == pt::test::relative(1.0).epsilon(0.05));
 }
 
 // Horizontal fusion (estimate/sibling_fusion.h).

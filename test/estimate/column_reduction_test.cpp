@@ -2,6 +2,8 @@
 // kernels that hold one of short rows.
 #include <doctest/doctest.h>
 
+#include "support/relative.h"
+
 #include <string>
 
 #include "estimate/bandwidth_model.h"
@@ -58,13 +60,13 @@ TEST_CASE("a kernel holding a reduction across rows moves its bytes as if each r
   const auto ops = pt::OpClasses::pytorch_defaults();
   const pt::Subgraph pass = pt::test::whole_pass(g);
   const pt::PassEstimate plain = pt::estimate_pass(g, pass, g.outputs, ops, d);
-  CHECK(plain.seconds == doctest::Approx((288 + 16) / 1e9));
+  CHECK(plain.seconds == pt::test::relative((288 + 16) / 1e9));
   // 16-byte rows, 48 bytes more each: a quarter of the bandwidth.
   d.column_reduction = {48};
-  CHECK(pt::estimate_pass(g, pass, g.outputs, ops, d).seconds == doctest::Approx(4 * plain.seconds));
+  CHECK(pt::estimate_pass(g, pass, g.outputs, ops, d).seconds == pt::test::relative(4 * plain.seconds));
   pt::BandwidthOptions peaks;
   peaks.apply_device_efficiency = false;
-  CHECK(pt::estimate_pass(g, pass, g.outputs, ops, d, peaks).seconds == doctest::Approx(plain.seconds));
+  CHECK(pt::estimate_pass(g, pass, g.outputs, ops, d, peaks).seconds == pt::test::relative(plain.seconds));
 }
 
 TEST_CASE("a reduction across rows the backward recomputes reads cold and costs more") {
@@ -83,16 +85,16 @@ TEST_CASE("a reduction across rows the backward recomputes reads cold and costs 
   const pt::BandwidthOptions on;
   const double forward = pt::estimate_pass(g, pass, g.outputs, ops, d, on).seconds;
   CHECK(pt::estimate_pass(g, pass, g.outputs, ops, d, on, {g.find("stats")}).seconds ==
-        doctest::Approx(forward + 3e-6));
+        pt::test::relative(forward + 3e-6));
   CHECK(pt::estimate_pass(g, pass, g.outputs, ops, d, on, {g.find("per_pixel")}).seconds ==
-        doctest::Approx(forward));
+        pt::test::relative(forward));
   pt::BandwidthOptions off;
   off.recomputed_reductions_read_cold = false;
-  CHECK(pt::estimate_pass(g, pass, g.outputs, ops, d, off, {g.find("stats")}).seconds == doctest::Approx(forward));
+  CHECK(pt::estimate_pass(g, pass, g.outputs, ops, d, off, {g.find("stats")}).seconds == pt::test::relative(forward));
   pt::BandwidthOptions peaks;
   peaks.apply_device_efficiency = false;
   CHECK(pt::estimate_pass(g, pass, g.outputs, ops, d, peaks, {g.find("stats")}).seconds ==
-        doctest::Approx(pt::estimate_pass(g, pass, g.outputs, ops, d, peaks).seconds));
+        pt::test::relative(pt::estimate_pass(g, pass, g.outputs, ops, d, peaks).seconds));
 }
 
 TEST_CASE("Inductor splits reductions to few outputs over many elements in two") {
@@ -136,10 +138,10 @@ TEST_CASE("a kernel holding a split reduction costs two kernel latencies more") 
   const pt::Subgraph pass = pt::test::whole_pass(g);
   const double one_kernel = pt::estimate_pass(g, pass, g.outputs, ops, d).seconds;
   d.multiprocessors = 132;
-  CHECK(pt::estimate_pass(g, pass, g.outputs, ops, d).seconds == doctest::Approx(one_kernel + 4e-6));
+  CHECK(pt::estimate_pass(g, pass, g.outputs, ops, d).seconds == pt::test::relative(one_kernel + 4e-6));
   pt::BandwidthOptions off;
   off.split_reductions = false;
-  CHECK(pt::estimate_pass(g, pass, g.outputs, ops, d, off).seconds == doctest::Approx(one_kernel));
+  CHECK(pt::estimate_pass(g, pass, g.outputs, ops, d, off).seconds == pt::test::relative(one_kernel));
 }
 
 TEST_CASE("a sum across rows of a value a matmul also reads is a kernel of its own that loads the value") {

@@ -4,6 +4,8 @@
 // numbers worked out by hand.
 #include <doctest/doctest.h>
 
+#include "support/relative.h"
+
 #include <string>
 #include <vector>
 
@@ -26,10 +28,17 @@ double seconds_of(const pt::Graph& g) {
 
 }  // namespace
 
+TEST_CASE("seconds are compared within a relative tolerance, which microseconds twice apart fail") {
+  // doctest::Approx alone passed this: its tolerance there is 1.2e-5 s.
+  CHECK(1.8e-6 == doctest::Approx(0.9e-6));
+  CHECK_FALSE(1.8e-6 == pt::test::relative(0.9e-6));
+  CHECK(1.8e-6 == pt::test::relative(1.8e-6 * (1 + 1e-9)));
+}
+
 TEST_CASE("a float32 convolution_backward runs at the TF32 rate, a depthwise one on the CUDA cores") {
   // The tuple has no dtype of its own: its float32 inputs make it TF32.
-  CHECK(seconds_of(conv_backward({4, 4, 3, 3}, 1)) == doctest::Approx(28800 / 5e11));
-  CHECK(seconds_of(conv_backward({4, 1, 3, 3}, 4)) == doctest::Approx(7200 / 1e11));
+  CHECK(seconds_of(conv_backward({4, 4, 3, 3}, 1)) == pt::test::relative(28800 / 5e11));
+  CHECK(seconds_of(conv_backward({4, 1, 3, 3}, 4)) == pt::test::relative(7200 / 1e11));
 }
 
 TEST_CASE("each depthwise kernel takes its work at its rate or its bytes at its bandwidth, whichever is longer") {
@@ -40,13 +49,13 @@ TEST_CASE("each depthwise kernel takes its work at its rate or its bytes at its 
   const auto ops = pt::OpClasses::pytorch_defaults();
   const pt::Subgraph pass = pt::test::whole_pass(g);
   // Bytes free: input gradient 3600 / 5e10, weight gradient 1296 / 2.5e10.
-  CHECK(pt::estimate_pass(g, pass, g.outputs, ops, d).seconds == doctest::Approx(3600 / 5e10 + 1296 / 2.5e10));
+  CHECK(pt::estimate_pass(g, pass, g.outputs, ops, d).seconds == pt::test::relative(3600 / 5e10 + 1296 / 2.5e10));
   // Work free: each kernel's bytes at its fraction of the bandwidth.
   d.vector_flops_per_second = 1e30;
   d.bytes_per_second = 1e6;
   d.depthwise = {{1, 1}, {1, 0.5}, {1, 0.25}};
   CHECK(pt::estimate_pass(g, pass, g.outputs, ops, d).seconds ==
-        doctest::Approx(4 * 308 / 5e5 + 4 * 308 / 2.5e5));
+        pt::test::relative(4 * 308 / 5e5 + 4 * 308 / 2.5e5));
   // At the datasheet peaks: PyTorch's FLOPs (the weight term per group) at
   // the CUDA-core peak, and no less than the node's bytes.
   pt::BandwidthOptions peaks;
@@ -55,7 +64,7 @@ TEST_CASE("each depthwise kernel takes its work at its rate or its bytes at its 
   d.bytes_per_second = 1e18;
   const double flops = pt::kernel_flops(g, g.find("op"));
   CHECK(flops == 2 * 1296);
-  CHECK(pt::estimate_pass(g, pass, g.outputs, ops, d, peaks).seconds == doctest::Approx(flops / 1e11));
+  CHECK(pt::estimate_pass(g, pass, g.outputs, ops, d, peaks).seconds == pt::test::relative(flops / 1e11));
 }
 
 TEST_CASE("a convolution_backward's two kernels each read the output gradient (split_convolution_backward)") {
@@ -67,11 +76,11 @@ TEST_CASE("a convolution_backward's two kernels each read the output gradient (s
   pt::Device d{"test", 1e6, 1e30, 1e30};
   const auto ops = pt::OpClasses::pytorch_defaults();
   const pt::Subgraph pass = pt::test::whole_pass(g);
-  CHECK(pt::estimate_pass(g, pass, g.outputs, ops, d).seconds == doctest::Approx(2 * 2176 / 1e6));
+  CHECK(pt::estimate_pass(g, pass, g.outputs, ops, d).seconds == pt::test::relative(2 * 2176 / 1e6));
   pt::BandwidthOptions one;
   one.split_convolution_backward = false;
   const pt::PassEstimate whole = pt::estimate_pass(g, pass, g.outputs, ops, d, one);
-  CHECK(whole.seconds == doctest::Approx((whole.bytes_loaded + whole.bytes_stored) / 1e6));
+  CHECK(whole.seconds == pt::test::relative((whole.bytes_loaded + whole.bytes_stored) / 1e6));
   CHECK(whole.seconds < 2 * 2176 / 1e6);
 }
 
@@ -91,9 +100,9 @@ TEST_CASE("a convolution of fewer than 8 input channels is bound by its elements
   d.narrow_conv.forward = {1e-9, 1e12};
   const auto ops = pt::OpClasses::pytorch_defaults();
   const pt::Subgraph pass = pt::test::whole_pass(g);
-  CHECK(pt::estimate_pass(g, pass, g.outputs, ops, d).seconds == doctest::Approx(200 * 1e-9));
+  CHECK(pt::estimate_pass(g, pass, g.outputs, ops, d).seconds == pt::test::relative(200 * 1e-9));
   d.narrow_conv.forward = {1e-15, 1e6};
-  CHECK(pt::estimate_pass(g, pass, g.outputs, ops, d).seconds == doctest::Approx(10800 / 1e6));
+  CHECK(pt::estimate_pass(g, pass, g.outputs, ops, d).seconds == pt::test::relative(10800 / 1e6));
   pt::BandwidthOptions peaks;
   peaks.apply_device_efficiency = false;
   CHECK(pt::estimate_pass(g, pass, g.outputs, ops, d, peaks).seconds < 1e-12);
@@ -121,15 +130,16 @@ TEST_CASE("a grouped convolution runs at the device's rate for its channels per 
   };
   const pt::Graph eight = forward(32, 4);
   REQUIRE(pt::convolution_kernels(eight, eight.find("op"))[0].group_channels == 8);
-  CHECK(seconds(eight) == doctest::Approx(2.0 * 800 * 8 * 9 / 2e9));
-  CHECK(seconds(forward(64, 1)) == doctest::Approx(2.0 * 800 * 64 * 9 / 1e12));    // one group: dense
-  CHECK(seconds(forward(64, 2)) == doctest::Approx(2.0 * 800 * 32 * 9 / 8e9));
-  CHECK(seconds(forward(48, 2)) == doctest::Approx(2.0 * 800 * 24 * 9 / 3e9));    // 24: not a power of two
-  CHECK(seconds(forward(16, 8)) == doctest::Approx(2.0 * 800 * 2 * 9 / 1e9));      // 2 channels: 4's rate
-  CHECK(seconds(forward(256, 2)) == doctest::Approx(2.0 * 800 * 128 * 9 / 1e12));  // above 64: dense
+  CHECK(seconds(eight) == pt::test::relative(2.0 * 800 * 8 * 9 / 2e9));
+  // One group, or over 64 channels a group: float32, at the TF32 rate.
+  CHECK(seconds(forward(64, 1)) == pt::test::relative(2.0 * 800 * 64 * 9 / 5e11));
+  CHECK(seconds(forward(64, 2)) == pt::test::relative(2.0 * 800 * 32 * 9 / 8e9));
+  CHECK(seconds(forward(48, 2)) == pt::test::relative(2.0 * 800 * 24 * 9 / 3e9));    // 24: not a power of two
+  CHECK(seconds(forward(16, 8)) == pt::test::relative(2.0 * 800 * 2 * 9 / 1e9));      // 2 channels: 4's rate
+  CHECK(seconds(forward(256, 2)) == pt::test::relative(2.0 * 800 * 128 * 9 / 5e11));
   pt::BandwidthOptions peaks;
   peaks.apply_device_efficiency = false;
-  CHECK(seconds(eight, peaks) == doctest::Approx(2.0 * 800 * 8 * 9 / 1e12));
+  CHECK(seconds(eight, peaks) == pt::test::relative(2.0 * 800 * 8 * 9 / 5e11));
   // A depthwise convolution keeps its own rule.
   CHECK(pt::convolution_kernels(forward(16, 16), forward(16, 16).find("op"))[0].group_channels == 0);
 }
@@ -150,10 +160,10 @@ TEST_CASE("a grouped 16-bit layer kept NCHW runs at the NCHW rate where its chan
   const auto seconds = [&](const pt::Graph& g) {
     return pt::estimate_pass(g, pt::test::whole_pass(g), g.outputs, ops, d).seconds;
   };
-  CHECK(seconds(forward(48, 2)) == doctest::Approx(2.0 * 800 * 24 * 9 / 6e9));
-  CHECK(seconds(forward(64, 2)) == doctest::Approx(2.0 * 800 * 32 * 9 / 8e9));
+  CHECK(seconds(forward(48, 2)) == pt::test::relative(2.0 * 800 * 24 * 9 / 6e9));
+  CHECK(seconds(forward(64, 2)) == pt::test::relative(2.0 * 800 * 32 * 9 / 8e9));
   d.grouped_conv.forward.other_nchw = 0;  // not measured: the channels-last rate
-  CHECK(seconds(forward(48, 2)) == doctest::Approx(2.0 * 800 * 24 * 9 / 3e9));
+  CHECK(seconds(forward(48, 2)) == pt::test::relative(2.0 * 800 * 24 * 9 / 3e9));
 }
 
 TEST_CASE("a dense 16-bit convolution runs at the device's dense rate for its width, plus its latency") {
@@ -177,16 +187,16 @@ TEST_CASE("a dense 16-bit convolution runs at the device's dense rate for its wi
   CHECK(k[0].width == 16);
   CHECK(k[0].half);
   // 16 of 64 channels wide: half the rate (sqrt(16 / 64)).
-  CHECK(seconds(narrow16) == doctest::Approx(2.0 * 800 * 64 * 9 / 1e12 + 1e-6));
+  CHECK(seconds(narrow16) == pt::test::relative(2.0 * 800 * 64 * 9 / 1e12 + 1e-6));
   // As wide as the full width or wider: the full rate.
-  CHECK(seconds(forward(64, 64, "bfloat16")) == doctest::Approx(2.0 * 3200 * 64 * 9 / 2e12 + 1e-6));
-  CHECK(seconds(forward(128, 256, "bfloat16")) == doctest::Approx(2.0 * 12800 * 128 * 9 / 2e12 + 1e-6));
+  CHECK(seconds(forward(64, 64, "bfloat16")) == pt::test::relative(2.0 * 3200 * 64 * 9 / 2e12 + 1e-6));
+  CHECK(seconds(forward(128, 256, "bfloat16")) == pt::test::relative(2.0 * 12800 * 128 * 9 / 2e12 + 1e-6));
   // float32 (TF32) keeps the convolution efficiency; so do the datasheet peaks.
-  CHECK(seconds(forward(64, 16, "float32")) == doctest::Approx(2.0 * 800 * 64 * 9 / (5e11 * 0.5)));
+  CHECK(seconds(forward(64, 16, "float32")) == pt::test::relative(2.0 * 800 * 64 * 9 / (5e11 * 0.5)));
   pt::BandwidthOptions peaks;
   peaks.apply_device_efficiency = false;
-  CHECK(seconds(narrow16, peaks) == doctest::Approx(2.0 * 800 * 64 * 9 / 1e12));
+  CHECK(seconds(narrow16, peaks) == pt::test::relative(2.0 * 800 * 64 * 9 / 1e12));
   // Not measured: the convolution efficiency.
   d.dense_conv = {};
-  CHECK(seconds(narrow16) == doctest::Approx(2.0 * 800 * 64 * 9 / (1e12 * 0.5)));
+  CHECK(seconds(narrow16) == pt::test::relative(2.0 * 800 * 64 * 9 / (1e12 * 0.5)));
 }

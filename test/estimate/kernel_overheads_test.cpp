@@ -3,6 +3,8 @@
 // (estimate/inductor_fusible.h: copies into inputs, select/slice scatters).
 #include <doctest/doctest.h>
 
+#include "support/relative.h"
+
 #include "estimate/bandwidth_model.h"
 #include "estimate/inductor_fusible.h"
 #include "report/graph_builder.h"
@@ -60,10 +62,10 @@ TEST_CASE("every kernel costs the device's kernel latency, unless apply_device_e
   const PassEstimate bytes_only = estimate_all(g, d);
   REQUIRE(bytes_only.kernel_count == 2);  // the reduction ends its kernel
   d.kernel_latency_seconds = 3e-6;
-  CHECK(estimate_all(g, d).seconds == doctest::Approx(bytes_only.seconds + 2 * 3e-6));
+  CHECK(estimate_all(g, d).seconds == pt::test::relative(bytes_only.seconds + 2 * 3e-6));
   BandwidthOptions peaks;
   peaks.apply_device_efficiency = false;
-  CHECK(estimate_all(g, d, peaks).seconds == doctest::Approx(bytes_only.seconds));
+  CHECK(estimate_all(g, d, peaks).seconds == pt::test::relative(bytes_only.seconds));
 }
 
 TEST_CASE("a copy_ into a graph input is stored by the kernel that computes the copied value") {
@@ -91,10 +93,10 @@ TEST_CASE("a cuBLAS matmul costs the matmul latency, and a float32 one runs at t
   d.matmul_latency_seconds = 3;
   const PassEstimate p = estimate_all(g, d);
   REQUIRE(p.kernels.size() == 2);
-  CHECK(p.kernels[0].seconds == doctest::Approx(1024 / (1e3 * 0.5) + 3));
-  CHECK(p.kernels[1].seconds == doctest::Approx(1024 / (5e2 * 0.25) + 3));
+  CHECK(p.kernels[0].seconds == pt::test::relative(1024 / (1e3 * 0.5) + 3));
+  CHECK(p.kernels[1].seconds == pt::test::relative(1024 / (5e2 * 0.25) + 3));
   d.fp32_matmul_efficiency = 0;  // not measured: the bf16 efficiency
-  CHECK(estimate_all(g, d).kernels[1].seconds == doctest::Approx(1024 / (5e2 * 0.5) + 3));
+  CHECK(estimate_all(g, d).kernels[1].seconds == pt::test::relative(1024 / (5e2 * 0.5) + 3));
 }
 
 TEST_CASE("select_scatter and slice_scatter are fused like pointwise ops") {

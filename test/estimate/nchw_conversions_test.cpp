@@ -2,6 +2,8 @@
 // (estimate/nchw_conversions.h): which convolutions pay for them, and what.
 #include <doctest/doctest.h>
 
+#include "support/relative.h"
+
 #include <string>
 
 #include "estimate/inductor_layout.h"
@@ -79,7 +81,7 @@ TEST_CASE("Each kernel reads and writes its tensors once more, one conversion ke
   const double bytes = 2.0 * 196608 * 2 + 96 * 2 * 9 * 2;
   const double rate = h100.bytes_per_second * h100.memory_efficiency * h100.nchw_conversion_fraction;
   const double expected = 2 * bytes / rate + 3 * h100.kernel_latency_seconds;
-  CHECK(pt::nchw_conversion_seconds(g, y, pt::channels_last_values(g), h100, {}) == doctest::Approx(expected));
+  CHECK(pt::nchw_conversion_seconds(g, y, pt::channels_last_values(g), h100, {}) == pt::test::relative(expected));
 
   pt::BandwidthOptions off;
   off.nchw_layout_conversions = false;
@@ -94,7 +96,7 @@ TEST_CASE("A strided 1x1 convolution converts what it reads and writes, not its 
   const double bytes = 196608.0 * 2 + 49152.0 * 2 + 96 * 2 * 2;
   const double rate = h100.bytes_per_second * h100.memory_efficiency * h100.nchw_conversion_fraction;
   CHECK(pt::nchw_conversion_seconds(g, g.find("y"), pt::channels_last_values(g), h100, {}) ==
-        doctest::Approx(2 * bytes / rate + 2 * h100.kernel_latency_seconds));
+        pt::test::relative(2 * bytes / rate + 2 * h100.kernel_latency_seconds));
 }
 
 TEST_CASE("A convolution backward pays for each gradient it computes") {
@@ -119,5 +121,5 @@ TEST_CASE("A convolution backward pays for each gradient it computes") {
   REQUIRE(t_weight > 0);
   // The input gradient's kernel reads go and w and writes x's gradient:
   // the same bytes as the weight gradient's (go, x in; w's gradient out).
-  CHECK(t_both == doctest::Approx(2 * t_weight));
+  CHECK(t_both == pt::test::relative(2 * t_weight));
 }

@@ -5,6 +5,8 @@
 // it (sibling_fusion.h).
 #include <doctest/doctest.h>
 
+#include "support/relative.h"
+
 #include <string>
 #include <vector>
 
@@ -48,14 +50,14 @@ TEST_CASE("a fused kernel takes at least its erf and exp arithmetic") {
   const Graph g = b.build({"m"});
   const PassEstimate p = estimate(g);
   REQUIRE(p.kernels.size() == 1);
-  CHECK(p.seconds == doctest::Approx(1000 * 1.5e-9));
+  CHECK(p.seconds == pt::test::relative(1000 * 1.5e-9));
   CHECK(p.bytes() == 8000);  // the floor changes time, not traffic
   SUBCASE("fused_compute_floor off: bytes only") {
-    CHECK(estimate(g, {}, bytes_only()).seconds == doctest::Approx(8000 / 1e12));
+    CHECK(estimate(g, {}, bytes_only()).seconds == pt::test::relative(8000 / 1e12));
   }
   SUBCASE("a device without measured costs: bytes only") {
     const pt::Device plain{"plain", 1e12, 1e15, 1e15};
-    CHECK(estimate(g, {}, {}, {}, plain).seconds == doctest::Approx(8000 / 1e12));
+    CHECK(estimate(g, {}, {}, {}, plain).seconds == pt::test::relative(8000 / 1e12));
   }
 }
 
@@ -76,9 +78,9 @@ TEST_CASE("an expression a kernel holds twice is computed once") {
   // two nodes of one value, which a compiler computes once in one kernel.
   const PassEstimate once = estimate(two_erfs("0.5", "0.5"));
   REQUIRE(once.kernels.size() == 1);
-  CHECK(once.seconds == doctest::Approx(1000 * 1e-9));
+  CHECK(once.seconds == pt::test::relative(1000 * 1e-9));
   // Different constants: different expressions.
-  CHECK(estimate(two_erfs("0.5", "0.25")).seconds == doctest::Approx(2000 * 1e-9));
+  CHECK(estimate(two_erfs("0.5", "0.25")).seconds == pt::test::relative(2000 * 1e-9));
 }
 
 TEST_CASE("every op with a FLOP formula costs its FLOPs, not only PyTorch's compute-intensive set") {
@@ -93,7 +95,7 @@ TEST_CASE("every op with a FLOP formula costs its FLOPs, not only PyTorch's comp
   const uint64_t expected = pt::flops::sdpa({1, 2, 64, 32}, {1, 2, 64, 32}, {1, 2, 64, 32});
   CHECK(expected > 0);
   CHECK(p.flops == expected);
-  CHECK(p.seconds == doctest::Approx(std::max(4.0 * 16384 / 1e12, static_cast<double>(expected) / 1e15)));
+  CHECK(p.seconds == pt::test::relative(std::max(4.0 * 16384 / 1e12, static_cast<double>(expected) / 1e15)));
 }
 
 TEST_CASE("nodes nothing the pass returns reads do not run") {
@@ -171,7 +173,7 @@ TEST_CASE("a row read again right after its reduction comes from the cache") {
   CHECK(cached.bytes_loaded == dram.bytes_loaded);
   CHECK(cached.bytes_cached == 2 * 400000 + 400);
   CHECK(dram.bytes_cached == 0);
-  CHECK(cached.seconds == doctest::Approx(dram.seconds - (2 * 400000 + 400) / 1e12));
+  CHECK(cached.seconds == pt::test::relative(dram.seconds - (2 * 400000 + 400) / 1e12));
   SUBCASE("rows larger than the device's limit are read from memory") {
     CHECK(with_rows(3999, o).bytes_cached == 400);
   }
@@ -198,8 +200,8 @@ TEST_CASE("an online softmax over long rows costs two exps per element") {
   // rescales its running sum with a second exp at every element.
   const PassEstimate long_rows = estimate(softmax_statistics(2048));
   REQUIRE(long_rows.kernels.size() == 2);
-  CHECK(long_rows.kernels[1].seconds == doctest::Approx(10 * 2048 * 2 * 0.5e-9));
+  CHECK(long_rows.kernels[1].seconds == pt::test::relative(10 * 2048 * 2 * 0.5e-9));
   const PassEstimate short_rows = estimate(softmax_statistics(1024));
   REQUIRE(short_rows.kernels.size() == 2);
-  CHECK(short_rows.kernels[1].seconds == doctest::Approx(10 * 1024 * 0.5e-9));
+  CHECK(short_rows.kernels[1].seconds == pt::test::relative(10 * 1024 * 0.5e-9));
 }

@@ -3,6 +3,8 @@
 // explain, dot, and each subcommand's --help.
 #include <doctest/doctest.h>
 
+#include "support/relative.h"
+
 #include <fstream>
 #include <iterator>
 
@@ -120,8 +122,8 @@ TEST_CASE("the JSON report's budget object: null without a budget; the cascade a
   CHECK(b.fields().at("stage").string_value() == "knapsack");
   CHECK(report.fields().at("budget_stage").string_value() == "knapsack");
   CHECK(b.fields().at("solves").list_value().values_size() == 4);
-  CHECK(b.fields().at("min_gb").number_value() == doctest::Approx(0.127788544));
-  CHECK(b.fields().at("max_gb").number_value() == doctest::Approx(3.422152194));
+  CHECK(b.fields().at("min_gb").number_value() == pt::test::relative(0.127788544));
+  CHECK(b.fields().at("max_gb").number_value() == pt::test::relative(3.422152194));
   // The 3.29 GB matmul output is the largest item; half the budget cannot keep it.
   const auto& first = b.fields().at("items").list_value().values(0).struct_value();
   CHECK(first.fields().at("node").string_value() == "mm_default_2");
