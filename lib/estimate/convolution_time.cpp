@@ -51,10 +51,10 @@ double grouped_flops_per_second(const GroupedKernelRate& r, int64_t channels, bo
 constexpr int64_t kMostGroupChannels = 64;
 
 // One dense 16-bit kernel's compute: its FLOPs at the measured rate, slower
-// below the full width by sqrt(width / full width), plus its latency.
+// below the full width in proportion to it, plus its latency.
 double dense_seconds(double work, int64_t width, const DenseConvolution& d) {
   const double full = static_cast<double>(d.full_width_channels);
-  const double scale = full > 0 ? std::sqrt(std::min(1.0, static_cast<double>(width) / full)) : 1.0;
+  const double scale = full > 0 ? std::min(1.0, static_cast<double>(width) / full) : 1.0;
   return work / (d.flops_per_second * scale) + d.latency_seconds;
 }
 

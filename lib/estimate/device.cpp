@@ -158,15 +158,21 @@ constexpr double kHopperKernelLatency = 2e-6;
 constexpr int kHopperMultiprocessors = 132;
 
 // Dense bf16 convolutions on Hopper (python/tools/kernel_rates.py --only
-// dense_conv, one H100: channels-last, B=64, ResNet-50's and VGG's layer
-// shapes, 1x1 and 3x3, each kernel alone in a CUDA graph). The large layers
-// ran at 620-820e12 FLOP/s, 3x3 layers of 14.8 GFLOP at 500-540e12, those
-// of 64 channels at a third of the peak. Fitted over the 60 kernels, in log
-// error: 680e12 FLOP/s, 6 us a kernel (4 beyond the 2 every kernel takes),
-// and sqrt(width / 128) below 128 channels; root-mean-square error 19%,
-// where the one convolution efficiency (0.30) charged the large layers 2.3x
-// their time (VGG-11's convolutions: 12.1 ms predicted, 5.2 measured). Off
-// with the other efficiencies.
+// dense_conv, one H100: channels-last, B=64, each kernel alone in a CUDA
+// graph). The large layers of ResNet-50 and VGG ran at 620-820e12 FLOP/s,
+// 3x3 layers of 14.8 GFLOP at 500-540e12. Narrow kernels are slower in
+// proportion to the narrower output side of their GEMM (kernel_flops.h's
+// width): DenseNet's 3x3 layers of 128 to 32 channels ran their forward at
+// 33-186e12 (7 to 56 pixels) and their input gradient, 128 wide, at
+// 39-417e12; 32 to 64 channels at 112 pixels, the forward at 328e12 and
+// the input gradient at 196e12. Over 129 kernels of 43 shapes (ResNet-50's,
+// VGG's, DenseNet's, mobile networks' pointwise layers), in log error:
+// 680e12 FLOP/s, 6 us a kernel (4 beyond the 2 every kernel takes), times
+// width / 128 below 128; root-mean-square log error 0.27, where
+// sqrt(width / 128) of the lesser channel count gave 0.31 (mean -13%,
+// now -7%), and the one convolution efficiency (0.30) charged the
+// large layers 2.3x their time (VGG-11's convolutions: 12.1 ms predicted,
+// 5.2 measured). Off with the other efficiencies.
 constexpr DenseConvolution kHopperDenseConv = {680e12, 4e-6, 128};
 
 // cuDNN's layout conversions around 16-bit convolutions kept NCHW on Hopper

@@ -131,10 +131,9 @@ std::vector<ConvolutionWork> convolution_kernels(const Graph& g, NodeId id) {
   const int64_t group_count = int_arg(pn, backward ? kBackwardGroups : kForwardGroups, "groups").value_or(1);
   const int64_t group_channels = group_count > 1 && !depthwise && !transposed ? channels : 0;
   const int64_t out_channels = transposed ? (*w)[1] : (*w)[0] / std::max<int64_t>(group_count, 1);
-  const int64_t width = std::min(channels, out_channels);
   if (!backward) {
     return {{ConvolutionKernel::Forward, kernel_flops(g, id), x_bytes + weight_bytes + bytes_of(id),
-             static_cast<double>(g[id].numel), narrow, pad_bytes, group_channels, width, half}};
+             static_cast<double>(g[id].numel), narrow, pad_bytes, group_channels, out_channels, half}};
   }
   const double groups = static_cast<double>(group_count);
   const NodeId grad_out = n.positional_inputs[0];
@@ -145,12 +144,12 @@ std::vector<ConvolutionWork> convolution_kernels(const Graph& g, NodeId id) {
   if (gradient_requested(pn, 0).value_or(true)) {
     const double work = depthwise ? 2 * taps * x_elements : counted_gradient_term(g, id, true);
     out.push_back({ConvolutionKernel::InputGradient, work, grad_out_bytes + weight_bytes + x_bytes, x_elements, narrow,
-                   pad_bytes, group_channels, width, half});
+                   pad_bytes, group_channels, channels, half});
   }
   if (gradient_requested(pn, 1).value_or(true)) {
     out.push_back({ConvolutionKernel::WeightGradient, counted_gradient_term(g, id, false) / groups,
                    grad_out_bytes + x_bytes + weight_bytes, static_cast<double>(g[grad_out].numel), narrow, pad_bytes,
-                   group_channels, width, half});
+                   group_channels, std::min<int64_t>(out_channels, channels * static_cast<int64_t>(taps)), half});
   }
   return out;
 }

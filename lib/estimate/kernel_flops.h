@@ -50,9 +50,11 @@ bool is_depthwise_convolution(const Graph& g, NodeId id);
 // elements of a forward, the output-gradient elements a weight gradient
 // reads, the input-gradient elements an input gradient writes.
 // `group_channels`: the input channels per group of a grouped convolution
-// that is not depthwise (Device::grouped_conv), else 0. `width`: the lesser
-// of the input and output channels a group; `half`: a 16-bit input
-// (Device::dense_conv).
+// that is not depthwise (Device::grouped_conv), else 0. `width`: the
+// narrower output side of the kernel's GEMM, per group: a forward's output
+// channels, an input gradient's input channels, a weight gradient's output
+// channels or input channels x filter taps, whichever is fewer; `half`: a
+// 16-bit input (Device::dense_conv).
 enum class ConvolutionKernel { Forward, InputGradient, WeightGradient };
 struct ConvolutionWork {
   ConvolutionKernel kernel;

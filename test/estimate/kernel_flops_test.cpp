@@ -72,3 +72,23 @@ TEST_CASE("a depthwise backward is two kernels; the input gradient visits every 
   CHECK(both[0].work == 14400);
   CHECK(both[1].work == 14400);
 }
+
+TEST_CASE("each convolution kernel's width is its GEMM's narrower output side") {
+  // x [2,4,5,5] into 16 channels. The input gradient writes the 4 input
+  // channels; the weight gradient is 16 outputs by 4 x taps inputs.
+  const pt::Graph one_by_one = conv_backward({16, 4, 1, 1}, 1, 1, {2, 16, 5, 5});
+  const auto k = pt::convolution_kernels(one_by_one, one_by_one.find("op"));
+  REQUIRE(k.size() == 2);
+  CHECK(k[0].kernel == pt::ConvolutionKernel::InputGradient);
+  CHECK(k[0].width == 4);
+  CHECK(k[1].kernel == pt::ConvolutionKernel::WeightGradient);
+  CHECK(k[1].width == 4);   // min(16, 4 x 1)
+  const pt::Graph three_by_three = conv_backward({16, 4, 3, 3}, 1, 1, {2, 16, 5, 5});
+  CHECK(pt::convolution_kernels(three_by_three, three_by_three.find("op"))[1].width == 16);  // min(16, 4 x 9)
+  // The forward writes its output channels: 4 into 16 is 16 wide.
+  const std::vector<Input> in = {{"x", {2, 4, 5, 5}}, {"w", {16, 4, 3, 3}}};
+  const pt::Graph forward = one_op_graph(in, "aten.convolution.default",
+                                         node_args({"x", "w"}) + "args { none: true } " + conv_tail(1),
+                                         tensor_val({2, 16, 5, 5}));
+  CHECK(pt::convolution_kernels(forward, forward.find("op"))[0].width == 16);
+}
