@@ -78,6 +78,8 @@ void BandwidthOptions::set(std::string_view key, std::string_view value) {
     inductor_layout_optimization = parse_bool(key, value);
   } else if (key == "nchw_layout_conversions") {
     nchw_layout_conversions = parse_bool(key, value);
+  } else if (key == "nchw_misaligned_gemms") {
+    nchw_misaligned_gemms = parse_bool(key, value);
   } else if (key == "recomputed_reductions_read_cold") {
     recomputed_reductions_read_cold = parse_bool(key, value);
   } else if (key == "indexing_reads_selection") {
@@ -116,7 +118,8 @@ std::vector<std::string> bandwidth_option_keys() {
           "fuse_input_copies",         "split_reductions",        "column_reductions_start_kernels",
           "slice_scatters_fuse",       "kernels_run_whole",       "unroll_small_reductions",
           "fills_at_readers",          "inductor_layout_optimization", "nchw_layout_conversions",
-          "recomputed_reductions_read_cold", "pooling_gradients_fuse"};
+          "recomputed_reductions_read_cold", "pooling_gradients_fuse",
+          "nchw_misaligned_gemms"};
 }
 
 }  // namespace pt

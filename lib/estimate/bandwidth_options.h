@@ -256,6 +256,12 @@ struct BandwidthOptions {
   // (nchw_conversions.h), which each of its kernels pays for. Off: no
   // conversion is costed.
   bool nchw_layout_conversions = true;
+  // A 16-bit 1x1 convolution of stride 1 that Inductor leaves NCHW, at a
+  // pixel count that is not a multiple of 8, runs as GEMMs of 2- or
+  // 1-element alignment, each kernel DenseConvolution::misaligned_nchw
+  // times its channels-last time (nchw_conversions.h). Off: as
+  // channels-last.
+  bool nchw_misaligned_gemms = true;
   // A reduction across rows that the backward recomputes (BatchNorm's
   // statistics of a channels-last activation the forward did not save)
   // reads its input from memory written long before, where the forward's

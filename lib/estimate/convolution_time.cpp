@@ -79,7 +79,14 @@ double convolution_seconds(const Graph& g, NodeId op, double flops, double rate,
                      !kernels.empty() && std::all_of(kernels.begin(), kernels.end(), [](const auto& k) {
                        return k.half && !k.narrow && k.width > 0;
                      });
-  if (dense && !split) return dense_seconds(flops, kernels.front().width, device.dense_conv);
+  // A 1x1 layer Inductor leaves NCHW at a pixel count that is not a
+  // multiple of 8: every kernel slower by the device's measured factor
+  // (nchw_conversions.h). Off: nchw_misaligned_gemms=false.
+  const double misaligned = dense && o.nchw_misaligned_gemms && device.dense_conv.misaligned_nchw > 0 &&
+                                    misaligned_nchw_gemm(g, op, channels_last)
+                                ? device.dense_conv.misaligned_nchw
+                                : 1.0;
+  if (dense && !split) return misaligned * dense_seconds(flops, kernels.front().width, device.dense_conv);
   if (kernels.empty() || !(depthwise || narrow || grouped || split || dense)) {
     return flops / (depthwise ? device.vector_flops_per_second : rate);
   }
@@ -99,7 +106,7 @@ double convolution_seconds(const Graph& g, NodeId op, double flops, double rate,
     } else if (k.narrow && narrow) {
       t = narrow_seconds(k, t, device, bandwidth);
     } else if (dense) {
-      t = std::max(dense_seconds(k.work, k.width, device.dense_conv), k.bytes / bandwidth);
+      t = misaligned * std::max(dense_seconds(k.work, k.width, device.dense_conv), k.bytes / bandwidth);
     }
     seconds += t;
   }

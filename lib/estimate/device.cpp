@@ -173,7 +173,13 @@ constexpr int kHopperMultiprocessors = 132;
 // now -7%), and the one convolution efficiency (0.30) charged the
 // large layers 2.3x their time (VGG-11's convolutions: 12.1 ms predicted,
 // 5.2 measured). Off with the other efficiencies.
-constexpr DenseConvolution kHopperDenseConv = {680e12, 4e-6, 128};
+// In NCHW (kernel_rates.py --only nchw_conv), a 1x1 layer of stride 1 is
+// GEMMs over the pixels: DenseNet's shapes at 14x14 (196 pixels) and 7x7
+// (49) ran as CUTLASS kernels of 2- and 1-element alignment, 2.1-4.5x their
+// channels-last twins (geometric mean 2.66 over 12 kernels, log rms 0.22);
+// at 28x28 and 56x56 1.0-1.4x. Off: --bandwidth-option
+// nchw_misaligned_gemms=false.
+constexpr DenseConvolution kHopperDenseConv = {680e12, 4e-6, 128, 2.66};
 
 // cuDNN's layout conversions around 16-bit convolutions kept NCHW on Hopper
 // (nchw_conversions.h; python/tools/kernel_rates.py --only nchw_conv, one

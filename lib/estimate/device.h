@@ -75,6 +75,9 @@ struct DenseConvolution {
   double flops_per_second = 0;
   double latency_seconds = 0;
   int64_t full_width_channels = 0;
+  // How many times its channels-last time each kernel of a misaligned NCHW
+  // GEMM takes (nchw_conversions.h); 0: not measured.
+  double misaligned_nchw = 0;
   bool measured() const { return flops_per_second > 0; }
 };
 

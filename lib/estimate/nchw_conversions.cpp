@@ -1,6 +1,7 @@
 #include "estimate/nchw_conversions.h"
 
 #include <algorithm>
+#include <optional>
 #include <vector>
 
 #include "estimate/inductor_layout.h"
@@ -18,29 +19,51 @@ bool strided(const proto::Node& pn, bool backward) {
   return std::any_of(stride.begin(), stride.end(), [](int64_t s) { return s > 1; });
 }
 
-}  // namespace
-
-bool converts_nchw_layout(const Graph& g, NodeId op, const Flags& channels_last) {
+// The tensor metadata of a 16-bit convolution's input and filter, both
+// 4-D, where Inductor lays the input out NCHW (its strides differ from
+// channels-last ones); nothing otherwise.
+struct KeptNchw {
+  proto::TensorMeta x, w;
+};
+std::optional<KeptNchw> kept_nchw(const Graph& g, NodeId op, const Flags& channels_last) {
   static const uint8_t kBfloat16 = dtype_code("bfloat16"), kFloat16 = dtype_code("float16");
   const Node& n = g[op];
   const bool backward = n.packet == "aten.convolution_backward";
-  if (!backward && n.packet != "aten.convolution") return false;
+  if (!backward && n.packet != "aten.convolution") return std::nullopt;
   const size_t x_at = backward ? 1 : 0, weight_at = backward ? 2 : 1;
-  if (n.positional_inputs.size() <= weight_at) return false;
+  if (n.positional_inputs.size() <= weight_at) return std::nullopt;
   const NodeId x = n.positional_inputs[x_at];
-  if (g[x].dtype != kBfloat16 && g[x].dtype != kFloat16) return false;
+  if (g[x].dtype != kBfloat16 && g[x].dtype != kFloat16) return std::nullopt;
   const proto::Node x_record = g.record(x);
   const proto::Node w_record = g.record(n.positional_inputs[weight_at]);
   if (x_record.val().kind_case() != proto::Value::kTensor || w_record.val().kind_case() != proto::Value::kTensor) {
-    return false;
+    return std::nullopt;
   }
-  const proto::TensorMeta& t = x_record.val().tensor();
-  const proto::TensorMeta& w = w_record.val().tensor();
-  if (t.shape_size() != 4 || w.shape_size() != 4) return false;
-  if (w.shape(2) == 1 && w.shape(3) == 1 && !strided(g.record(op), backward)) return false;
+  KeptNchw out{x_record.val().tensor(), w_record.val().tensor()};
+  if (out.x.shape_size() != 4 || out.w.shape_size() != 4) return std::nullopt;
   const bool cl = !channels_last.empty() && channels_last[x];
   // NCHW exactly where Inductor's strides differ from channels-last ones.
-  return inductor_strides(t, cl) != inductor_strides(t, true);
+  if (inductor_strides(out.x, cl) == inductor_strides(out.x, true)) return std::nullopt;
+  return out;
+}
+
+bool one_by_one(const proto::TensorMeta& w) { return w.shape(2) == 1 && w.shape(3) == 1; }
+
+}  // namespace
+
+bool converts_nchw_layout(const Graph& g, NodeId op, const Flags& channels_last) {
+  const auto kept = kept_nchw(g, op, channels_last);
+  if (!kept) return false;
+  return !one_by_one(kept->w) || strided(g.record(op), g[op].packet == "aten.convolution_backward");
+}
+
+bool misaligned_nchw_gemm(const Graph& g, NodeId op, const Flags& channels_last) {
+  constexpr int64_t kAlignedPixels = 8;  // 16 bytes of 16-bit elements
+  const auto kept = kept_nchw(g, op, channels_last);
+  if (!kept || !one_by_one(kept->w) || strided(g.record(op), g[op].packet == "aten.convolution_backward")) {
+    return false;
+  }
+  return (kept->x.shape(2) * kept->x.shape(3)) % kAlignedPixels != 0;
 }
 
 double nchw_conversion_seconds(const Graph& g, NodeId op, const Flags& channels_last, const Device& device,

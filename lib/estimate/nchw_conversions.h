@@ -24,6 +24,13 @@ namespace pt {
 // filter wider than 1x1 or a stride over 1.
 bool converts_nchw_layout(const Graph& g, NodeId op, const Flags& channels_last);
 
+// Whether convolution `op` is a 1x1 filter of stride 1 on a 16-bit input
+// that Inductor lays out NCHW, at a pixel count (its input's height x
+// width) that is not a multiple of 8: cuBLAS and CUTLASS then run its GEMMs
+// at 2- or 1-element alignment (DenseNet-121's 1x1 layers at 14x14 and
+// 7x7, 2.1-4.5x their channels-last time).
+bool misaligned_nchw_gemm(const Graph& g, NodeId op, const Flags& channels_last);
+
 // Seconds of those conversions for `op` (0 where it has none): each of its
 // kernels (the forward; the input and the weight gradient a backward
 // computes) reads and writes every tensor it loads and stores once more, at

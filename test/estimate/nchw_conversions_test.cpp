@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "estimate/convolution_time.h"
 #include "estimate/inductor_layout.h"
 #include "estimate/kernel_flops.h"
 #include "estimate/nchw_conversions.h"
@@ -122,4 +123,43 @@ TEST_CASE("A convolution backward pays for each gradient it computes") {
   // The input gradient's kernel reads go and w and writes x's gradient:
   // the same bytes as the weight gradient's (go, x in; w's gradient out).
   CHECK(t_both == pt::test::relative(2 * t_weight));
+}
+
+TEST_CASE("A 1x1 layer kept NCHW at a pixel count that is not a multiple of 8 runs as misaligned GEMMs") {
+  // x [8, 96, hw, hw], read at its recorded (NCHW) strides.
+  const auto at = [](int64_t hw, const std::vector<int64_t>& w, int stride = 1, const std::string& dtype = "bfloat16",
+                     const std::vector<int64_t>& x_stride = {}) {
+    GraphBuilder b;
+    if (x_stride.empty()) {
+      b.input("x", {8, 96, hw, hw}, dtype);
+    } else {
+      b.strided_input("x", {8, 96, hw, hw}, x_stride, dtype);
+    }
+    b.input("w", w, dtype);
+    b.op("y", "aten.convolution.default", {"x", "w"}, {8, 96, hw, hw}, dtype, {}, conv_args(1, stride));
+    return b.build({"y"});
+  };
+  const auto misaligned = [](const pt::Graph& g) { return pt::misaligned_nchw_gemm(g, g.find("y"), pt::Flags{}); };
+  CHECK(misaligned(at(7, {96, 96, 1, 1})));    // 49 pixels
+  CHECK(misaligned(at(14, {96, 96, 1, 1})));   // 196
+  CHECK_FALSE(misaligned(at(8, {96, 96, 1, 1})));
+  CHECK_FALSE(misaligned(at(28, {96, 96, 1, 1})));  // 784
+  // A wider filter or a stride converts its layout instead; float32 and
+  // channels-last tensors run aligned.
+  CHECK_FALSE(misaligned(at(7, {96, 96, 3, 3})));
+  CHECK_FALSE(misaligned(at(7, {96, 96, 1, 1}, 2)));
+  CHECK_FALSE(misaligned(at(7, {96, 96, 1, 1}, 1, "float32")));
+  CHECK_FALSE(misaligned(at(7, {96, 96, 1, 1}, 1, "bfloat16", {96 * 49, 1, 7 * 96, 96})));
+
+  // Each kernel takes the device's factor times its channels-last time.
+  const pt::Graph g = at(7, {96, 96, 1, 1});
+  const pt::NodeId y = g.find("y");
+  const pt::Device h100 = pt::parse_device("h100");
+  REQUIRE(h100.dense_conv.misaligned_nchw > 0);
+  const double flops = pt::kernel_flops(g, y);
+  pt::BandwidthOptions off;
+  off.nchw_misaligned_gemms = false;
+  const double aligned = pt::convolution_seconds(g, y, flops, 1e15, h100, off, pt::Flags{});
+  CHECK(pt::convolution_seconds(g, y, flops, 1e15, h100, {}, pt::Flags{}) ==
+        pt::test::relative(h100.dense_conv.misaligned_nchw * aligned));
 }
