@@ -19,7 +19,9 @@
 //     off with the other efficiencies);
 //   - any other convolution of a 16-bit input runs at the device's dense
 //     rate for its width, each kernel no faster than its bytes
-//     (Device::dense_conv; off with the other efficiencies).
+//     (Device::dense_conv; off with the other efficiencies); a 1x1 layer
+//     left NCHW at a pixel count that is not a multiple of 8 takes the
+//     device's misaligned_nchw times that (nchw_conversions.h).
 #pragma once
 
 #include "estimate/bandwidth_options.h"

@@ -67,10 +67,11 @@ struct GroupedConvolution {
 
 // Dense 16-bit convolutions (one group, or more than 64 input channels a
 // group; at least 8 input channels): each of cuDNN's kernels takes its
-// FLOPs at `flops_per_second`, scaled by sqrt(w / full_width_channels)
-// below that width, where w is the lesser of the input and output channels
-// a group, plus `latency_seconds` beyond every kernel's, or its bytes,
-// whichever is longer. Zeros: not measured, the convolution efficiency.
+// FLOPs at `flops_per_second`, scaled by w / full_width_channels below
+// that width, where w is the kernel's width (kernel_flops.h: the narrower
+// output side of its GEMM), plus `latency_seconds` beyond every kernel's,
+// or its bytes, whichever is longer. Zeros: not measured, the convolution
+// efficiency.
 struct DenseConvolution {
   double flops_per_second = 0;
   double latency_seconds = 0;
