@@ -59,7 +59,10 @@ struct KernelEstimate {
   uint64_t bytes_cached = 0;     // of bytes_loaded: rows read again from the cache (no bandwidth time)
   double flops = 0;              // runtime_estimate.h's count, exact below 2^53
   double seconds = 0;
-  double conversion_seconds = 0;  // of seconds: cuDNN's layout conversions around it (nchw_conversions.h)
+  // Of seconds: what its NCHW layout costs beyond channels-last, cuDNN's
+  // layout conversions around it and a misaligned GEMM's slowdown
+  // (nchw_conversions.h).
+  double conversion_seconds = 0;
   friend bool operator==(const KernelEstimate&, const KernelEstimate&) = default;
 };
 

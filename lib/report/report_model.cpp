@@ -90,16 +90,18 @@ void add_warnings(const ReportInputs& in, ReportModel& m) {
   if (r.budget && !r.budget->solver_note.empty()) m.warnings.push_back(r.budget->solver_note);
 }
 
-// Time the step spends converting layouts for convolutions Inductor keeps
-// NCHW: a cost the user can remove by running the model channels-last.
+// Time the step spends on convolutions Inductor keeps NCHW, beyond
+// channels-last (layout conversions, misaligned GEMMs): a cost the user
+// can remove by running the model channels-last.
 void add_conversion_note(ReportModel& m) {
   const double s = m.bandwidth.forward.conversion_seconds + m.bandwidth.backward.conversion_seconds;
   if (s <= 0) return;
   char ms[32];
   std::snprintf(ms, sizeof ms, "%.2f", s * 1e3);
-  m.warnings.push_back(std::string("Inductor keeps this graph's 16-bit convolutions NCHW: cuDNN converts their "
-                                   "tensors to NHWC and back around each, ") +
-                       ms + " ms of the predicted step; channels-last inputs and weights avoid the conversions");
+  m.warnings.push_back(std::string("Inductor keeps this graph's 16-bit convolutions NCHW, slower than "
+                                   "channels-last (cuDNN's layout conversions around wider filters, misaligned "
+                                   "GEMMs for 1x1 layers at pixel counts that are not a multiple of 8): ") +
+                       ms + " ms of the predicted step; channels-last inputs and weights avoid it");
 }
 
 // Everything but the bandwidth model's and the peak memory's fields: read

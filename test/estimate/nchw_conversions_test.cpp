@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "estimate/bandwidth_model.h"
 #include "estimate/convolution_time.h"
 #include "estimate/inductor_layout.h"
 #include "estimate/kernel_flops.h"
@@ -162,4 +163,26 @@ TEST_CASE("A 1x1 layer kept NCHW at a pixel count that is not a multiple of 8 ru
   const double aligned = pt::convolution_seconds(g, y, flops, 1e15, h100, off, pt::Flags{});
   CHECK(pt::convolution_seconds(g, y, flops, 1e15, h100, {}, pt::Flags{}) ==
         pt::test::relative(h100.dense_conv.misaligned_nchw * aligned));
+}
+
+TEST_CASE("What a misaligned NCHW GEMM adds counts as the NCHW layout's cost, beside the conversions") {
+  // A grouped 3x3 layer keeps the graph NCHW (converted around), then a 1x1
+  // layer at 7x7 runs as misaligned GEMMs.
+  GraphBuilder b;
+  b.input("x", {8, 96, 7, 7}, "bfloat16");
+  b.input("w1", {96, 2, 3, 3}, "bfloat16");
+  b.input("w2", {96, 96, 1, 1}, "bfloat16");
+  b.op("y1", "aten.convolution.default", {"x", "w1"}, {8, 96, 7, 7}, "bfloat16", {}, conv_args(48));
+  b.op("y", "aten.convolution.default", {"y1", "w2"}, {8, 96, 7, 7}, "bfloat16", {}, conv_args(1));
+  const pt::Graph g = b.build({"y"});
+  REQUIRE(pt::misaligned_nchw_gemm(g, g.find("y"), pt::channels_last_values(g)));
+  const auto ops = pt::OpClasses::pytorch_defaults();
+  const pt::Device h100 = pt::parse_device("h100");
+  pt::BandwidthOptions off;
+  off.nchw_misaligned_gemms = false;
+  const pt::PassEstimate with = pt::estimate_pass(g, pt::test::whole_pass(g), g.outputs, ops, h100);
+  const pt::PassEstimate without = pt::estimate_pass(g, pt::test::whole_pass(g), g.outputs, ops, h100, off);
+  CHECK(without.conversion_seconds > 0);  // the grouped layer's conversions
+  CHECK(with.conversion_seconds > without.conversion_seconds);
+  CHECK(with.seconds - without.seconds == pt::test::relative(with.conversion_seconds - without.conversion_seconds));
 }
