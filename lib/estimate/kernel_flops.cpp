@@ -79,6 +79,13 @@ double counted_gradient_term(const Graph& g, NodeId id, bool input) {
   }
 }
 
+// The weight gradient's GEMM writes output channels x (input channels x
+// taps): the fewer of the two, in doubles (a malformed graph's sides could
+// overflow their product), at most `out_channels`.
+int64_t weight_gradient_width(int64_t out_channels, int64_t channels, double taps) {
+  return static_cast<int64_t>(std::min(static_cast<double>(out_channels), static_cast<double>(channels) * taps));
+}
+
 }  // namespace
 
 double kernel_flops(const Graph& g, NodeId id) {
@@ -149,7 +156,7 @@ std::vector<ConvolutionWork> convolution_kernels(const Graph& g, NodeId id) {
   if (gradient_requested(pn, 1).value_or(true)) {
     out.push_back({ConvolutionKernel::WeightGradient, counted_gradient_term(g, id, false) / groups,
                    grad_out_bytes + x_bytes + weight_bytes, static_cast<double>(g[grad_out].numel), narrow, pad_bytes,
-                   group_channels, std::min<int64_t>(out_channels, channels * static_cast<int64_t>(taps)), half});
+                   group_channels, weight_gradient_width(out_channels, channels, taps), half});
   }
   return out;
 }

@@ -63,7 +63,9 @@ bool misaligned_nchw_gemm(const Graph& g, NodeId op, const Flags& channels_last)
   if (!kept || !one_by_one(kept->w) || strided(g.record(op), g[op].packet == "aten.convolution_backward")) {
     return false;
   }
-  return (kept->x.shape(2) * kept->x.shape(3)) % kAlignedPixels != 0;
+  // Modulo first: a malformed graph's sides could overflow their product.
+  const auto side = [](int64_t n) { return static_cast<uint64_t>(n) % kAlignedPixels; };
+  return side(kept->x.shape(2)) * side(kept->x.shape(3)) % kAlignedPixels != 0;
 }
 
 double nchw_conversion_seconds(const Graph& g, NodeId op, const Flags& channels_last, const Device& device,
