@@ -168,9 +168,9 @@ constexpr int kHopperMultiprocessors = 132;
 // the input gradient at 196e12. Over 129 kernels of 43 shapes (ResNet-50's,
 // VGG's, DenseNet's, mobile networks' pointwise layers), in log error:
 // 680e12 FLOP/s, 6 us a kernel (4 beyond the 2 every kernel takes), times
-// width / 128 below 128; root-mean-square log error 0.27, where
-// sqrt(width / 128) of the lesser channel count gave 0.31 (mean -13%,
-// now -7%), and the one convolution efficiency (0.30) charged the
+// width / 128 below 128; root-mean-square log error 0.27 (mean -7%),
+// where sqrt(width / 128) of the lesser channel count gave 0.31 (mean
+// -13%), and the one convolution efficiency (0.30) charged the
 // large layers 2.3x their time (VGG-11's convolutions: 12.1 ms predicted,
 // 5.2 measured). Off with the other efficiencies.
 // In NCHW (kernel_rates.py --only nchw_conv), a 1x1 layer of stride 1 is
