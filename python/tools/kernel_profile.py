@@ -16,8 +16,6 @@ default setting's joint graphs under WORK/graphs/.
 """
 
 import argparse
-import contextlib
-import fcntl
 import glob
 import os
 import sys
@@ -48,19 +46,6 @@ def generated_modules(cache_dir, since):
     return out
 
 
-@contextlib.contextmanager
-def gpu_to_itself():
-    """Several of these processes may run at once (each compiles on the CPU
-    for minutes); their profiles take turns, so that no profiled step shares
-    the GPU with another."""
-    with open(os.path.join(tempfile.gettempdir(), "kernel_profile.gpu.lock"), "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(lock, fcntl.LOCK_UN)
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--work", required=True)
@@ -85,7 +70,9 @@ def main():
                 c, p, info = mf.compile_setting(w, params, name, label, os.path.join("/tmp/pt_kp_work", name))
                 if label == "base":
                     mf.copy_graphs(args.work, name, p.records, res)
-                with gpu_to_itself():
+                # Several of these processes may run at once (each compiles
+                # for minutes on the CPU); their profiles take turns.
+                with mf.gpu_turn(os.path.join(tempfile.gettempdir(), "kernel_profile.gpu.lock")):
                     res["profile"] = mf.kernel_profile(c, w, params, top=0)
                 res["modules"] = generated_modules(cache, since)
                 mf.log(name, label, "kernels", res["profile"]["kernels"], "launches", res["profile"]["launches"],

@@ -31,6 +31,7 @@ WORK/microbench.json and WORK/measure.json (all models).
 """
 
 import argparse
+import contextlib
 import fcntl
 import json
 import os
@@ -163,6 +164,18 @@ def kernel_profile(c, w, params, top=0):
             "by_name": [[n, round(v[0], 1), v[1]] for n, v in (ranked[:top] if top else ranked)]}
 
 
+@contextlib.contextmanager
+def gpu_turn(lock_path):
+    """The GPU to this process alone for the block: processes that share
+    `lock_path` take turns, so that no timed or profiled step shares it."""
+    with open(lock_path, "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
 def wait_for_all(work, models, deadline):
     """Until every worker has compiled (or failed), or the deadline."""
     while time.time() < deadline:
@@ -247,13 +260,11 @@ def worker(args, name):
     if not compiled:
         return
     wait_for_all(work, args.models.split(","), args.compile_deadline_s + START + 90)
-    with open(os.path.join(work, "gpu.lock"), "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+    with gpu_turn(os.path.join(work, "gpu.lock")):
         log(name, "measuring", list(compiled))
         measure(args, name, w, params, compiled, res)
         copy_graphs(work, name, base_rec, res)
         write_json(os.path.join(work, f"{name}.json"), res)
-        fcntl.flock(lock, fcntl.LOCK_UN)
 
 
 def step_memory(c, w, params, runs=2):
