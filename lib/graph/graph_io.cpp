@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <vector>
 
@@ -25,6 +26,7 @@
 
 #include "graph/arena_graph.h"
 #include "graph/errors.h"
+#include "graph/json_signed_zero.h"
 #include "graph/utf8_check.h"
 
 namespace pt {
@@ -278,8 +280,11 @@ void parse_message(std::string_view data, Format format, const std::string& path
     case Format::Json: {
       google::protobuf::util::JsonParseOptions options;
       options.ignore_unknown_fields = true;
+      // A copy only where the text holds a -0 (json_signed_zero.h).
+      const std::optional<std::string> signed_zeros = negative_zeros_as_decimals(data);
+      const std::string_view text = signed_zeros ? std::string_view(*signed_zeros) : data;
       const auto status = google::protobuf::util::JsonStringToMessage(
-          google::protobuf::StringPiece(data.data(), data.size()), msg, options);
+          google::protobuf::StringPiece(text.data(), text.size()), msg, options);
       if (!status.ok()) {
         throw InputError(path + ": not a valid JSON " + msg->GetTypeName() + ": " +
                          one_line(std::string(status.message())));
@@ -372,6 +377,7 @@ std::string serialize_message(const google::protobuf::Message& msg, Format forma
           resolver.get(), std::string(kTypeUrlPrefix) + "/" + msg.GetDescriptor()->full_name(),
           serialize_deterministically(msg), &out, options);
       if (!status.ok()) throw InputError("cannot write JSON: " + one_line(std::string(status.message())));
+      if (auto signed_zeros = negative_zeros_as_decimals(out)) out = std::move(*signed_zeros);
       break;
     }
   }

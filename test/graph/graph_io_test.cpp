@@ -7,12 +7,14 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include <google/protobuf/util/message_differencer.h>
 
 #include "graph/errors.h"
 #include "graph/graph_io.h"
+#include "graph/json_signed_zero.h"
 #include "graph/temp_dir.h"
 #include "graph/validate.h"
 
@@ -163,6 +165,41 @@ TEST_CASE("JSON: float args accept Infinity, -Infinity and NaN strings") {
   CHECK(args[1].float_() < 0);
   CHECK(std::isnan(args[2].float_()));
   CHECK(args[3].float_() == 0.5);
+}
+
+TEST_CASE("JSON: a negative zero keeps its sign, read and written") {
+  // protobuf's printer writes -0.0 as the number -0 and its parser reads -0
+  // as +0; PyTorch writes scalar_tensor(-0.0) into real graphs.
+  pt::test::TempDir dir;
+  write_text(dir.file("zeros.json"),
+             R"({"nodes": [{"name": "z", "args": [{"float": -0}, {"float": 0}, {"float": -0.0}, {"float": -0.5},
+                 {"str": "-0"}, {"float": -0e0}]}]})");
+  const auto g = pt::read_graph(dir.file("zeros.json"), pt::Format::Json);
+  const auto check = [](const pt::proto::Graph& read) {
+    const auto& args = read.nodes(0).args();
+    REQUIRE(args.size() == 6);
+    CHECK(args[0].float_() == 0);
+    CHECK(std::signbit(args[0].float_()));
+    CHECK_FALSE(std::signbit(args[1].float_()));
+    CHECK(std::signbit(args[2].float_()));
+    CHECK(args[3].float_() == -0.5);
+    CHECK(args[4].str() == "-0");  // a string, as written
+    CHECK(std::signbit(args[5].float_()));
+  };
+  check(*g);
+  pt::write_message(dir.file("back.json"), pt::Format::Json, *g);
+  const std::string written = slurp(dir.file("back.json"));
+  CHECK(written.find("-0.0") != std::string::npos);
+  CHECK(written.find("\"-0\"") != std::string::npos);  // the string, unchanged
+  check(*pt::read_graph(dir.file("back.json"), pt::Format::Json));
+}
+
+TEST_CASE("JSON: negative zeros are rewritten as decimals outside strings only") {
+  CHECK(pt::negative_zeros_as_decimals(R"({"a": [-0, -0.5, 10, -01e3, "x -0 y"]})") ==
+        std::optional<std::string>(R"({"a": [-0.0, -0.5, 10, -01e3, "x -0 y"]})"));
+  CHECK(pt::negative_zeros_as_decimals(R"({"a": -0})") == std::optional<std::string>(R"({"a": -0.0})"));
+  CHECK(pt::negative_zeros_as_decimals(R"({"s": "\"-0", "b": -0e1})") == std::nullopt);
+  CHECK(pt::negative_zeros_as_decimals("") == std::nullopt);
 }
 
 TEST_CASE("read errors are one line that starts with the path") {
