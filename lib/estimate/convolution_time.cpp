@@ -61,7 +61,8 @@ double dense_seconds(double work, int64_t width, const DenseConvolution& d) {
 }  // namespace
 
 double convolution_seconds(const Graph& g, NodeId op, double flops, double rate, const Device& device,
-                           const BandwidthOptions& o, const Flags& channels_last) {
+                           const BandwidthOptions& o, const Flags& channels_last, double* misaligned_out) {
+  if (misaligned_out) *misaligned_out = 1;
   const bool derate = o.apply_device_efficiency;
   const bool depthwise = device.vector_flops_per_second > 0 && is_depthwise_convolution(g, op);
   if (depthwise && !derate) return flops / device.vector_flops_per_second;
@@ -86,6 +87,7 @@ double convolution_seconds(const Graph& g, NodeId op, double flops, double rate,
                                     misaligned_nchw_gemm(g, op, channels_last)
                                 ? device.dense_conv.misaligned_nchw
                                 : 1.0;
+  if (misaligned_out) *misaligned_out = misaligned;
   if (dense && !split) return misaligned * dense_seconds(flops, kernels.front().width, device.dense_conv);
   if (kernels.empty() || !(depthwise || narrow || grouped || split || dense)) {
     return flops / (depthwise ? device.vector_flops_per_second : rate);

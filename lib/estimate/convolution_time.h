@@ -35,8 +35,10 @@ namespace pt {
 // convolution rate for its dtype, derated unless apply_device_efficiency is
 // off) as one kernel, or its kernels' times as above. The caller takes the
 // larger of this and the node's bytes. `channels_last`: the graph's
-// channels_last_values (inductor_layout.h).
+// channels_last_values (inductor_layout.h). `misaligned`, when given,
+// receives the factor a misaligned NCHW GEMM multiplied the time by (1:
+// none), so the caller can tell what the NCHW layout added.
 double convolution_seconds(const Graph& g, NodeId op, double flops, double rate, const Device& device,
-                           const BandwidthOptions& o, const Flags& channels_last);
+                           const BandwidthOptions& o, const Flags& channels_last, double* misaligned = nullptr);
 
 }  // namespace pt

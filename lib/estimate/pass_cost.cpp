@@ -236,16 +236,13 @@ class PassCoster {
         const double peak = fp32 ? device_.fp32_flops_per_second : device_.flops_per_second;
         matmul = !is_convolution(op);
         const double rate = peak * (derate ? device_.compute_rate_fraction(!matmul, fp32) : 1.0);
-        flop_s = !matmul ? convolution_seconds(g_, roots.front(), ke.flops, rate, device_, o_, f_.channels_last)
-                                    : static_cast<double>(ke.flops) / rate;
+        double misaligned = 1;
+        flop_s = !matmul ? convolution_seconds(g_, roots.front(), ke.flops, rate, device_, o_, f_.channels_last,
+                                               &misaligned)
+                         : static_cast<double>(ke.flops) / rate;
         // What a misaligned NCHW GEMM adds is the NCHW layout's cost, as
         // the conversions below are: the report names both.
-        if (!matmul && o_.nchw_misaligned_gemms && misaligned_nchw_gemm(g_, roots.front(), f_.channels_last)) {
-          BandwidthOptions aligned = o_;
-          aligned.nchw_misaligned_gemms = false;
-          const double t = convolution_seconds(g_, roots.front(), ke.flops, rate, device_, aligned, f_.channels_last);
-          ke.conversion_seconds = std::max(mem_s, flop_s) - std::max(mem_s, t);
-        }
+        ke.conversion_seconds = std::max(mem_s, flop_s) - std::max(mem_s, flop_s / misaligned);
       }
     }
     ke.seconds = std::max(mem_s, flop_s);
