@@ -7,6 +7,7 @@
 #include "graph/human_units.h"
 #include "plan/recomputable_values.h"
 #include "plan/peak_rows.h"
+#include "plan/runnable_partition.h"
 
 namespace pt {
 
@@ -15,44 +16,6 @@ namespace {
 // A solve gets at least this long: GLPK's limit is in milliseconds, and a
 // solve cut off before its first answer would end the ladder.
 constexpr double kLeastSolveSeconds = 0.01;
-
-// `saved` with each tuple replaced by its getitems, sorted and unique: a
-// tuple cannot be saved whole (the forward outputs its items).
-void items_not_tuples(const Graph& g, std::vector<NodeId>& saved) {
-  std::vector<NodeId> items;
-  std::erase_if(saved, [&](NodeId id) {
-    if (g[id].value_kind != ValueKind::Tuple) return false;
-    for (NodeId u : g.users[id]) {
-      if (g[u].packet == "operator.getitem") items.push_back(u);
-    }
-    return true;
-  });
-  saved.insert(saved.end(), items.begin(), items.end());
-  std::sort(saved.begin(), saved.end());
-  saved.erase(std::unique(saved.begin(), saved.end()), saved.end());
-}
-
-// The ILP's saved set, extracted; values the extraction runs in the
-// backward but may not (plan/recomputable_values.h's runnable_in_backward)
-// join the saved set until none is left.
-PartitionResult extract_answer(const Graph& g, const PartitionResult& lent, const Flags& runnable,
-                               std::vector<NodeId> saved) {
-  items_not_tuples(g, saved);
-  for (;;) {
-    PartitionResult r = partition_with_saved(g, lent, saved);
-    std::vector<NodeId> banned;
-    for (NodeId id : r.extraction.recomputed) {
-      if (!runnable[id]) banned.push_back(id);
-    }
-    if (banned.empty()) return r;
-    const size_t before = saved.size();
-    saved.insert(saved.end(), banned.begin(), banned.end());
-    items_not_tuples(g, saved);
-    if (saved.size() == before) {
-      throw InfeasibleError("exact plan: the extraction recomputes a value that may not be recomputed");
-    }
-  }
-}
 
 // The row learned from a plan that does not fit, made a cut of that plan
 // alone. Its baseline is what the plan's run holds beyond its terms, and a
@@ -102,12 +65,12 @@ ExactCandidate exact_candidate(const Graph& prepared, const PartitionResult& len
     PlanCandidate c = out.plan;
     MemoryTimeline timeline;
     try {
-      const PartitionResult r = extract_answer(prepared, lent, runnable, out.solution.saved);
+      const PartitionResult r = partition_runnable(prepared, lent, runnable, out.solution.saved);
       c.saved = r.extraction.fw_saved_outputs();
       c.moves = static_cast<int>(r.extraction.recomputed.size());
       predict_plan(prepared, r, s, device, o, c, &timeline);
     } catch (const InfeasibleError& e) {
-      c.error = e.what();
+      c.error = "exact plan: " + std::string(e.what());
       out.plan = c;
       return out;
     }

@@ -7,13 +7,12 @@
 #include "graph/errors.h"
 #include "plan/parallel_for.h"
 #include "plan/recomputable_values.h"
+#include "plan/runnable_partition.h"
 #include "plan/live_at_plan_peak.h"
 
 namespace pt {
 
 namespace {
-
-bool prepared_is_tuple(const Graph& g, NodeId id) { return g[id].value_kind == ValueKind::Tuple; }
 
 // `saved` without `drop`, recomputing each from its inputs back to values
 // saved already or that may not be recomputed (added to the saved set).
@@ -71,14 +70,11 @@ std::vector<PlanCandidate> search_values(const Graph& prepared, const PartitionR
     parallel_for(batches.size(), jobs, [&](size_t i) {
       const std::vector<NodeId> drop(live.begin(), live.begin() + static_cast<std::ptrdiff_t>(batches[i]));
       try {
-        PartitionResult r = partition_with_saved(prepared, base, recompute(prepared, current.saved, drop, recomputable));
-        for (NodeId id : r.extraction.recomputed) {
-          if (!runnable[id]) return;  // would recompute what must not be
-        }
+        // What the backward may not run, and tuples (the bridge saves
+        // tensors and symbols), are saved instead.
+        PartitionResult r =
+            partition_runnable(prepared, base, runnable, recompute(prepared, current.saved, drop, recomputable));
         std::vector<NodeId> saved = r.extraction.fw_saved_outputs();
-        for (NodeId id : saved) {
-          if (prepared_is_tuple(prepared, id)) return;  // the bridge can only save tensors and symbols
-        }
         Move& m = moves[i];
         m.plan.family = PlanFamily::PerValueSearch;
         m.plan.origin = start.description();
