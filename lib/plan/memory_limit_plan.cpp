@@ -5,6 +5,7 @@
 
 #include "graph/errors.h"
 #include "graph/human_units.h"
+#include "plan/block_checkpoints.h"
 #include "plan/exact_candidate.h"
 #include "plan/knob_candidates.h"
 #include "plan/live_at_plan_peak.h"
@@ -114,12 +115,16 @@ PlanCandidates plan_candidates(const Graph& prepared, const Settings& base, cons
   out.all = knob_candidates(prepared);
   evaluate_knob_candidates(prepared, base, device, o, jobs, out.all);
   out.knob_count = out.all.size();
-  const std::vector<PlanCandidate> knobs = out.all;
   // Classification and op lookups do not depend on the knobs: one partition
   // lends them to every search.
   const PartitionResult lent = partition_graph(prepared, base);
-  for (size_t at : search_starts(knob_frontier(knobs))) {
-    auto found = search_values(prepared, lent, base, knobs[at], device, o, jobs);
+  std::vector<PlanCandidate> blocks = block_checkpoint_candidates(prepared, lent, base, device, o, jobs);
+  out.block_count = blocks.size();
+  out.all.insert(out.all.end(), std::make_move_iterator(blocks.begin()), std::make_move_iterator(blocks.end()));
+  // The search starts from the knob and block plans.
+  const std::vector<PlanCandidate> starts = out.all;
+  for (size_t at : search_starts(knob_frontier(starts))) {
+    auto found = search_values(prepared, lent, base, starts[at], device, o, jobs);
     out.all.insert(out.all.end(), std::make_move_iterator(found.begin()), std::make_move_iterator(found.end()));
   }
   add_exact_candidates(prepared, lent, base, device, o, out);
@@ -163,6 +168,7 @@ MemoryPlan choose_plan(const PlanCandidates& candidates, uint64_t limit) {
   if (best_knob) plan.best_knob = all[*best_knob];
   plan.candidate_count = all.size();
   plan.knob_count = candidates.knob_count;
+  plan.block_count = candidates.block_count;
   plan.exact_count = candidates.exact_count;
   plan.search_seconds = candidates.seconds;
   // The next best: of the plans faster than the chosen one (none fits),
@@ -190,7 +196,8 @@ MemoryPlan choose_plan(const PlanCandidates& candidates, uint64_t limit) {
                         " slower";
   }
   plan.optimality = "the fastest of " + std::to_string(all.size()) + " predicted candidates (" +
-                    std::to_string(candidates.knob_count) + " knob plans, " + std::to_string(candidates.exact_count) +
+                    std::to_string(candidates.knob_count) + " knob plans, " + std::to_string(candidates.block_count) +
+                    " block plans, " + std::to_string(candidates.exact_count) +
                     " exact, the rest from the per-value search); not certified";
   return plan;
 }

@@ -3,8 +3,9 @@
 // most the limit. It runs after the default partition, as a driver of the
 // pipeline (like the sweep):
 //   1. candidates, none of which depends on the limit: the plans of
-//      PyTorch's own knobs (plan/knob_candidates.h), the per-value search
-//      from a few of them (plan/value_search.h) and, on graphs of at most
+//      PyTorch's own knobs (plan/knob_candidates.h), checkpoints on the
+//      model's first blocks (plan/block_checkpoints.h), the per-value
+//      search from a few of those (plan/value_search.h) and, on graphs of at most
 //      kExactMaxNodes nodes, the exact plans (plan/exact_candidate.h) at a
 //      ladder of limits fixed by the default plan's peak (kExactLadder),
 //      each predicted by the model the report prints (plan/plan_candidate.h);
@@ -49,9 +50,11 @@ inline constexpr double kExactLadder[] = {0.3,  0.35, 0.4,  0.45, 0.5,  0.55, 0.
 inline constexpr double kExactLadderGap = 0.01;
 
 struct PlanCandidates {
-  // The knob plans (the default first), then the per-value search's, then the exact plans.
+  // The knob plans (the default first), then the block plans, then the
+  // per-value search's, then the exact plans.
   std::vector<PlanCandidate> all;
   size_t knob_count = 0;
+  size_t block_count = 0;
   size_t exact_count = 0;
   // The linear model the exact plans were solved on; null where none ran
   // (exact_skipped says why).
@@ -79,7 +82,7 @@ struct MemoryPlan {
   // GLPK proved at the limit (absent when no exact solve ran or none was
   // proved). Their ratio bounds how far the choice can be from that optimum.
   std::optional<double> linear_seconds, linear_optimum_seconds;
-  size_t candidate_count = 0, knob_count = 0, exact_count = 0;
+  size_t candidate_count = 0, knob_count = 0, block_count = 0, exact_count = 0;
   double search_seconds = 0;
 };
 

@@ -12,6 +12,7 @@ const char* family_name(PlanFamily f) {
     case PlanFamily::BanSwitch: return "ban switch";
     case PlanFamily::PerValueSearch: return "per-value search";
     case PlanFamily::Exact: return "exact (ILP)";
+    case PlanFamily::BlockCheckpoint: return "block checkpoints";
   }
   return "default";
 }
@@ -24,6 +25,7 @@ std::string PlanCandidate::description() const {
   if (family == PlanFamily::Exact) {
     return origin + ", " + std::to_string(moves) + " value" + (moves == 1 ? "" : "s") + " recomputed";
   }
+  if (family == PlanFamily::BlockCheckpoint) return origin;
   if (knob.empty()) return "default";
   std::string out;
   for (const auto& [k, v] : knob) out += (out.empty() ? "" : ", ") + k + "=" + v;

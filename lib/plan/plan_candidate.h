@@ -27,20 +27,25 @@ enum class PlanFamily {
   BanSwitch,         // one ban_recompute_* switch turned off
   PerValueSearch,    // saved set edited value by value (plan/value_search.h)
   Exact,             // the ILP of the linear model at one limit (plan/exact_candidate.h)
+  BlockCheckpoint,   // the first blocks recomputed from their inputs (plan/block_checkpoints.h)
 };
 
 // "activation_memory_budget", "per-value search", ... (report text and JSON).
 const char* family_name(PlanFamily f);
 // PyTorch's partitioner reaches the plan with its own settings.
-inline bool is_pytorch_knob(PlanFamily f) { return f != PlanFamily::PerValueSearch && f != PlanFamily::Exact; }
+inline bool is_pytorch_knob(PlanFamily f) {
+  return f != PlanFamily::PerValueSearch && f != PlanFamily::Exact && f != PlanFamily::BlockCheckpoint;
+}
 
 struct PlanCandidate {
   PlanFamily family = PlanFamily::Default;
   // Settings set on top of the user's to reproduce it (knob families), in order.
   std::vector<std::pair<std::string, std::string>> knob;
-  // Per-value search and exact plans: the saved set (values and symbols,
-  // before extraction); the search's count of values recomputed beyond the
-  // plan it started from, the exact plan's count of values recomputed.
+  // Per-value search, exact and block plans: the saved set (values and
+  // symbols, before extraction); the search's count of values recomputed
+  // beyond the plan it started from, the exact plan's count of values
+  // recomputed, the block plan's count of blocks checkpointed (origin: its
+  // description).
   std::vector<NodeId> saved;
   std::string origin;  // the knob plan the search started from; the ILP's limit and status
   int moves = 0;

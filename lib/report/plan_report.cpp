@@ -35,7 +35,8 @@ void write_plan_text(std::ostream& out, const MemoryPlan& plan) {
   if (plan.best_knob) out << "  best knob      " << plan_line(*plan.best_knob) << "\n";
   else out << "  best knob      none of PyTorch's knob plans fits\n";
   if (plan.rejected) out << "  next best      " << plan_line(*plan.rejected) << " (rejected: " << plan.rejected_why << ")\n";
-  out << "  search         " << plan.candidate_count << " candidates (" << plan.knob_count << " knob, " << plan.exact_count
+  out << "  search         " << plan.candidate_count << " candidates (" << plan.knob_count << " knob, " << plan.block_count << " block, "
+      << plan.exact_count
       << " exact) in " << human_seconds(plan.search_seconds) << "\n";
 }
 
@@ -73,6 +74,7 @@ void write_plan_json(JsonWriter& w, const std::optional<MemoryPlan>& plan) {
   }
   w.field("candidates", static_cast<uint64_t>(plan->candidate_count));
   w.field("knob_candidates", static_cast<uint64_t>(plan->knob_count));
+  w.field("block_candidates", static_cast<uint64_t>(plan->block_count));
   w.field("exact_candidates", static_cast<uint64_t>(plan->exact_count));
   w.end_object();
 }

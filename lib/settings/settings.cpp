@@ -17,7 +17,7 @@ constexpr std::string_view kBoolKeys[] = {
     "cse", "recompute_views", "aggressive_recomputation", "ban_recompute_used_far_apart",
     "ban_recompute_long_fusible_chains", "ban_recompute_materialized_backward",
     "ban_recompute_not_in_allowlist", "ban_recompute_reductions", "treat_parameters_as_free_to_save",
-    "ban_recompute_rng_seeds",
+    "ban_recompute_rng_seeds", "memory_limit_block_checkpoints",
 };
 constexpr std::string_view kNumberKeys[] = {
     "max_dist_from_bw", "activation_memory_budget", "dist_from_bw_base", "dist_from_bw_cap", "ilp_time_limit",
@@ -38,6 +38,7 @@ bool* bool_field(Settings& s, std::string_view key) {
   if (key == "ban_recompute_reductions") return &s.ban_recompute_reductions;
   if (key == "treat_parameters_as_free_to_save") return &s.treat_parameters_as_free_to_save;
   if (key == "ban_recompute_rng_seeds") return &s.ban_recompute_rng_seeds;
+  if (key == "memory_limit_block_checkpoints") return &s.memory_limit_block_checkpoints;
   return nullptr;
 }
 

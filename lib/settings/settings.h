@@ -44,6 +44,9 @@ struct Settings {
   // again for the check at the limit itself; 0: no exact plan, the knob
   // plans and the per-value search only.
   double memory_limit_ilp_time_limit = 2;
+  // Not PyTorch's: the memory-limit planner also tries checkpointing the
+  // model's repeated blocks (plan/block_checkpoints.h).
+  bool memory_limit_block_checkpoints = true;
   OpClasses op_classes = OpClasses::pytorch_defaults();
 
   // Sets one key from its text value. Keys are the names above, plus

@@ -48,13 +48,17 @@ const Planned& plan_corpus(const std::string& name) {
 
 // Limits at or above the smallest peak any candidate reaches must get a
 // plan; below it (where the inputs, gradients and the backward's own values
-// alone exceed the limit) the planner must say so in one line.
-void check_bar(const Planned& p) {
+// alone exceed the limit) the planner must say so in one line. From
+// `fits_from` percent of the default peak up, every limit must get a plan:
+// each graph's smallest reachable peak is pinned so that a planner that
+// loses low plans fails here.
+void check_bar(const Planned& p, int fits_from) {
   const PlanCandidate& def = p.candidates.all.front();
   REQUIRE(def.family == PlanFamily::Default);
   REQUIRE(def.error.empty());
   const uint64_t floor = p.candidates.all[p.candidates.lowest_peak].peak_bytes;
   CHECK(floor <= def.peak_bytes);
+  CHECK(floor <= def.peak_bytes * fits_from / 100);
   double slower_limit_step = std::numeric_limits<double>::infinity();
   std::printf("%s: default peak %llu, smallest reachable %llu (%.1f%%)\n", p.prepared.graph.header->name().c_str(),
               static_cast<unsigned long long>(def.peak_bytes), static_cast<unsigned long long>(floor),
@@ -132,10 +136,17 @@ constexpr const char* kTransformer = "gpt2_dropout_l2.pb";
 constexpr bool kSkipLargeBars = false;
 constexpr const char* kTransformer = "gpt2_124m.pb";
 #endif
-TEST_CASE("memory limit bar on gpt2_124m" * doctest::skip(kSkipLargeBars)) { check_bar(plan_corpus("gpt2_124m.pb")); }
-TEST_CASE("memory limit bar on resnet18") { check_bar(plan_corpus("resnet18.pb")); }
+// gpt2_124m: every limit from 50% of the default peak fits (the block
+// checkpoints reach 49%, without the exact plan). resnet18: from 70%; the
+// backward of its stem holds the stem's recomputed activations and their
+// gradients. gpt2_l24 (a small batch): the parameters and their gradients
+// are the peak, and no plan lowers it.
+TEST_CASE("memory limit bar on gpt2_124m" * doctest::skip(kSkipLargeBars)) {
+  check_bar(plan_corpus("gpt2_124m.pb"), 50);
+}
+TEST_CASE("memory limit bar on resnet18") { check_bar(plan_corpus("resnet18.pb"), 70); }
 TEST_CASE("memory limit bar on gpt2_l24" * doctest::skip(kSkipLargeBars)) {
-  check_bar(plan_corpus("scale/gpt2_l24.pb"));
+  check_bar(plan_corpus("scale/gpt2_l24.pb"), 100);
 }
 
 // A tuple is never saved whole: the forward outputs its items. The
