@@ -21,8 +21,8 @@ bool numbered(std::string_view part) {
   return digits + 1 < part.size() && part[digits] == '_';
 }
 
-// The module path up to its first numbered part after the root ("L['m']"),
-// or empty.
+}  // namespace
+
 std::string block_prefix(std::string_view path) {
   size_t start = path.find('.');
   while (start != std::string_view::npos) {
@@ -33,8 +33,6 @@ std::string block_prefix(std::string_view path) {
   }
   return {};
 }
-
-}  // namespace
 
 std::vector<int> forward_blocks(const Graph& g, const PartitionResult& lent) {
   std::vector<int> block(g.size(), -1);

@@ -19,6 +19,8 @@
 // saved inside a checkpointed block, so the maths of training is unchanged.
 #pragma once
 
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "graph/graph.h"
@@ -31,6 +33,12 @@
 namespace pt {
 
 inline constexpr int kBlockSteps = 16;
+
+// The module path up to its first numbered part after the root ("L['m']"):
+// "L['m'].blocks.3" of "L['m'].blocks.3.fc"; a part is numbered when it is
+// a number or ends in "_" and one ("encoder_layer_3", torchvision's ViT).
+// Empty where no part is.
+std::string block_prefix(std::string_view path);
 
 // Per node of `g`: its block's index, in the order blocks first run in the
 // forward, or -1 (no numbered module, or not a forward op).

@@ -34,6 +34,18 @@ int block_count(const std::vector<int>& block) { return *std::max_element(block.
 }  // namespace
 
 TEST_CASE("a block is a module path up to its first numbered part") {
+  CHECK(block_prefix("L['m'].blocks.3.fc") == "L['m'].blocks.3");
+  CHECK(block_prefix("L['m'].blocks.3") == "L['m'].blocks.3");
+  CHECK(block_prefix("L['m'].layer1.0.conv1") == "L['m'].layer1.0");
+  CHECK(block_prefix("L['m'].model.layers.11.mlp.up_proj") == "L['m'].model.layers.11");
+  CHECK(block_prefix("L['self'].encoder.layers.encoder_layer_11.mlp") == "L['self'].encoder.layers.encoder_layer_11");
+  CHECK(block_prefix("L['m'].features.1.0.block") == "L['m'].features.1");
+  CHECK(block_prefix("L['m'].wte").empty());
+  CHECK(block_prefix("L['m'].layer1").empty());  // a stage's name, not a number
+  CHECK(block_prefix("L['m'].x_").empty());
+  CHECK(block_prefix("L['m']").empty());
+  CHECK(block_prefix("").empty());
+
   const Corpus gpt2 = corpus("gpt2_124m.pb");
   const Graph& g = gpt2.prepared.graph;
   const std::vector<int> block = forward_blocks(g, gpt2.lent);
