@@ -53,8 +53,7 @@ void write_limit_frontier_svg(std::ostream& out, const SweepResult& r) {
   out << "<text x=\"" << kLeft << "\" y=\"24\" font-size=\"15\" font-weight=\"bold\">" << xml(r.graph)
       << ": predicted step time vs. peak memory, sweeping memory_limit</text>\n";
   out << "<text x=\"" << kLeft << "\" y=\"42\" fill=\"#555\">" << tool.size() << " limits with a plan ("
-      << r.rows.size() - tool.size() << " without); filled: the plan each limit gets; hollow squares: "
-      << "activation_memory_budget (times for " << xml(r.device) << ")</text>\n";
+      << r.rows.size() - tool.size() << " without), times for " << xml(r.device) << "</text>\n";
   draw_grid(out, ax, ay, x0, x1, y0, y1,
             [](double v) { return human_bytes(static_cast<uint64_t>(std::llround(v))); },
             [](double v) { return human_seconds(v / 1e3); });
@@ -80,6 +79,16 @@ void write_limit_frontier_svg(std::ostream& out, const SweepResult& r) {
         << human_seconds(row->step_seconds()) << "</title><circle cx=\"" << num(px(*row)) << "\" cy=\""
         << num(py(*row)) << "\" r=\"5\" stroke=\"#d9480f\" fill=\"#d9480f\"/></g>\n";
   }
+  // The legend, in the plot's top right corner over the points
+  // (the frontier falls to the right: slow, large plans are rare there).
+  const double lx = x1 - 262, ly = y1 + 16;
+  out << "<rect x=\"" << num(lx - 10) << "\" y=\"" << num(ly - 12) << "\" width=\"270\" height=\"40\" fill=\"white\" "
+      << "stroke=\"#ccc\"/>\n";
+  out << "<circle cx=\"" << num(lx) << "\" cy=\"" << num(ly - 2) << "\" r=\"5\" fill=\"#d9480f\"/>\n";
+  out << "<text x=\"" << num(lx + 12) << "\" y=\"" << num(ly + 2) << "\">memory_limit: the plan each limit gets</text>\n";
+  out << "<rect x=\"" << num(lx - 4) << "\" y=\"" << num(ly + 12) << "\" width=\"8\" height=\"8\" fill=\"none\" "
+      << "stroke=\"#1c7ed6\"/>\n";
+  out << "<text x=\"" << num(lx + 12) << "\" y=\"" << num(ly + 20) << "\">activation_memory_budget (PyTorch)</text>\n";
   out << "</svg>\n";
 }
 
