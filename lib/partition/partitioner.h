@@ -31,6 +31,9 @@ struct PartitionResult {
   std::vector<FlowValue> cut_values;  // every solve's cut value, in order
   Extraction extraction;
   bool default_partition = false;  // nothing needs the backward: PyTorch's default partition
+  // The saved set was given (a memory-limit plan: plan/plan_candidate.h's
+  // partition_with_saved), not found by a min cut: `solution` is empty.
+  bool saved_set_given = false;
   std::vector<StageTiming> timings;  // classify, build network, solve, extract
   // Set when activation_memory_budget < 1: how the budget cascade decided.
   std::shared_ptr<const BudgetDecision> budget;

@@ -58,6 +58,7 @@ PartitionResult partition_with_saved(const Graph& prepared, const PartitionResul
   r.classification = base.classification;
   r.node_ops = base.node_ops;
   r.chosen = saved;
+  r.saved_set_given = true;
   r.extraction = extract_partition(prepared, r.classification, saved);
   return r;
 }

@@ -41,6 +41,10 @@ const SaveReason& save_reason(const Graph& g, const PartitionResult& r, NodeId i
       "min_cut", "min cut: cheaper",
       "the minimum cut: saving it costs less than recomputing it (or what recomputing it would need)",
       "dist_from_bw_base"};
+  static const SaveReason kPlanned{
+      "memory_limit_plan", "memory-limit plan",
+      "the memory-limit planner's plan saves it (the report's plan section says how that plan was found)",
+      "memory_limit"};
   static const std::array<SaveReason, kBanReasonCount> kBanned = [] {
     std::array<SaveReason, kBanReasonCount> out{};
     for (size_t k = 0; k < kBanReasonCount; ++k) {
@@ -54,6 +58,7 @@ const SaveReason& save_reason(const Graph& g, const PartitionResult& r, NodeId i
     return g.static_lifetime[id] ? kParameter : kInput;
   }
   if (n.value_kind == ValueKind::Sym) return kSymbol;
+  if (r.saved_set_given) return n.recompute == Recompute::MustSave ? kMustSave : kPlanned;
   const BanReason why = r.solution.network.banned.empty() ? BanReason::None : r.solution.network.banned[id];
   if (why == BanReason::MarkedMustSave) return kMustSave;
   if (why != BanReason::None) return kBanned[static_cast<size_t>(why)];

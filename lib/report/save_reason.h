@@ -1,7 +1,8 @@
 // Why a value ends up saved for the backward, for reports and `explain`:
 // inputs are always saved (nothing computes them), symbolic sizes are cheap,
 // a banned node cannot be recomputed, and anything else was the cheaper side
-// of the minimum cut.
+// of the minimum cut, or, in a memory-limit plan beyond the knobs (no cut),
+// the plan's choice.
 #pragma once
 
 #include <string_view>
@@ -15,7 +16,7 @@ namespace pt {
 // report holds ~100,000 of these rows at its peak, and three of the four
 // strings were heap copies of the same sentences).
 struct SaveReason {
-  std::string_view code;     // parameter, input, symbol, must_save, banned, min_cut
+  std::string_view code;     // parameter, input, symbol, must_save, banned, min_cut, memory_limit_plan
   std::string_view label;    // short, for tables ("ban: reduction op")
   std::string_view text;     // one sentence
   std::string_view setting;  // the setting that changes it ("" when none does)

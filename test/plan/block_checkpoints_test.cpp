@@ -12,6 +12,7 @@
 #include "plan/block_checkpoints.h"
 #include "plan/memory_limit_plan.h"
 #include "prepare/prepare.h"
+#include "report/save_reason.h"
 
 namespace pt {
 
@@ -91,6 +92,17 @@ TEST_CASE("block checkpoints lower the peak block by block and never recompute a
   CHECK(plans[12].description() == "checkpoints on all 12 blocks, 2 at a time");
   // Saving every other block's input lowers the peak below saving each.
   CHECK(plans[12].peak_bytes < plans[11].peak_bytes);
+  // The report says the plan saves them, not a min cut (it has none).
+  const PartitionResult all = partition_plan(gpt2.prepared.graph, s, plans[11]);
+  int planned = 0;
+  for (NodeId id : all.extraction.fw_saved_outputs()) {
+    const std::string_view code = save_reason(gpt2.prepared.graph, all, id).code;
+    CHECK(code != "min_cut");
+    planned += code == "memory_limit_plan";
+  }
+  CHECK(planned > 12);
+  CHECK(save_reason(gpt2.prepared.graph, gpt2.lent, gpt2.lent.extraction.fw_saved_outputs().back()).code !=
+        "memory_limit_plan");
 
   // Dropout inside the blocks: its random op stays in the forward.
   const Corpus dropout = corpus("gpt2_dropout_l2.pb");
