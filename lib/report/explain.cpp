@@ -256,6 +256,10 @@ Explanation explain_prepared(const Partitioned& p, const Settings& s, NodeId id,
   const BanReason why = net.banned.empty() ? BanReason::None : net.banned[id];
   if (c.tangent_closure[id]) {
     x.facts.push_back({"ban", "not applicable: it runs in the backward, where its inputs are"});
+  } else if (r.saved_set_given) {
+    // A memory-limit plan beyond the knobs: no flow network, so no bans or
+    // capacities to tell; the planner never recomputes what may not be.
+    x.facts.push_back({"ban", "not applicable: the memory-limit plan chose its saved set without a cut"});
   } else {
     x.facts.push_back({"ban", ban_fact(g, c, s, r, id, why, x.status == "recomputed")});
   }
@@ -266,7 +270,7 @@ Explanation explain_prepared(const Partitioned& p, const Settings& s, NodeId id,
   for (const auto& [tagged, reason] : p.prepared.must_save) {
     if (tagged == name) x.facts.push_back({"must_save", reason});
   }
-  x.facts.push_back({"capacity", capacity_text(g, c, s, net, id)});
+  if (!r.saved_set_given) x.facts.push_back({"capacity", capacity_text(g, c, s, net, id)});
   const int64_t dist = c.dist_from_bw[id];
   x.facts.push_back({"dist_from_bw", dist >= kFarFromBackward ? "1e9 (the backward never reads it)"
                                                               : std::to_string(dist)});

@@ -100,3 +100,19 @@ TEST_CASE("diff and sweep read memory_limit") {
   CHECK(svg.find("predicted step time vs. peak memory") != std::string::npos);
   CHECK(svg.find("activation_memory_budget=0.5 dp") != std::string::npos);
 }
+
+TEST_CASE("explain reads memory_limit: the node in the plan the main command writes") {
+  const uint64_t limit = default_peak();
+  const auto planned = run_tool({"explain", "--input", kGraph, "--node", "addmm", "--set",
+                                 "memory_limit=" + std::to_string(limit), "--device", "h200", "--json"});
+  REQUIRE(planned.exit_code == 0);
+  CHECK(planned.out.find("\"plan\"") != std::string::npos);
+  CHECK(planned.out.find("predicted on h200") != std::string::npos);
+  const auto plain = run_tool({"explain", "--input", kGraph, "--node", "addmm", "--json"});
+  REQUIRE(plain.exit_code == 0);
+  CHECK(plain.out.find("\"plan\"") == std::string::npos);
+  const auto none = run_tool({"explain", "--input", kGraph, "--node", "addmm", "--set",
+                              "memory_limit=" + std::to_string(limit / 100)});
+  CHECK(none.exit_code == 3);
+  CHECK(none.err_lines().size() == 1);
+}
