@@ -63,6 +63,7 @@ SweepResult run_memory_limit_sweep(const Graph& joint, const Settings& base, con
                  .first;
       }
       row = it->second;
+      row.plan = chosen.description();
     } catch (const InfeasibleError& e) {
       row.error = e.what();
     }

@@ -40,6 +40,7 @@ struct SweepRow {
   double recomputed_flops = 0;      // FLOPs of the ops the backward runs again
   double step_seconds() const { return forward_seconds + backward_seconds; }
   bool cut_changed = false;     // saves other values than the row before
+  std::string plan;             // a memory_limit sweep: the plan the limit gets (PlanCandidate::description)
   std::vector<std::string> saved;  // names, to compare rows
   std::optional<MemoryPlotSeries> memory_plot;  // with run_sweep's memory_plot_points (label: the value)
 };

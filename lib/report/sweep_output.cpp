@@ -85,9 +85,18 @@ std::vector<SweepColumn> sweep_columns(const std::string& key) {
       total_column("recomputed_flops", "recomp FLOP", [](const SweepRow& r) { return r.recomputed_flops; }, human_flops),
       seconds_column("step_seconds", "step time", [](const SweepRow& r) { return r.step_seconds(); }),
   };
+  // A memory_limit sweep names each limit's plan (the text prints it below
+  // the rows where the cut changes: too wide for a column).
+  if (key == "memory_limit") {
+    c.push_back({"plan", "plan", [](const SweepRow& r) { return r.plan; }, [](const SweepRow& r) { return r.plan; },
+                 [](JsonWriter& w, const SweepRow& r) {
+                   if (r.error.empty()) w.value(r.plan);
+                   else w.null_value();
+                 }});
+  }
   for (auto& column : c) {
     column.in_text = column.name != "forward_seconds" && column.name != "backward_seconds" &&
-                     column.name != "backward_bytes" && column.name != "peak_at";
+                     column.name != "backward_bytes" && column.name != "peak_at" && column.name != "plan";
   }
   return c;
 }
@@ -137,6 +146,7 @@ void write_sweep_text(std::ostream& out, const SweepResult& r) {
     for (const auto& c : columns) cells.push_back(c.text(row));
     line(cells);
     if (!row.error.empty()) out << "    not computed: " << row.error << "\n";
+    else if (!row.plan.empty() && (row.cut_changed || &row == &r.rows.front())) out << "    plan: " << row.plan << "\n";
   }
 }
 

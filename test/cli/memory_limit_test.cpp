@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -89,13 +90,30 @@ TEST_CASE("diff and sweep read memory_limit") {
   const auto diff = run_tool({"diff", "--input", kGraph, "--set-b", "memory_limit=" + std::to_string(peak / 100)});
   CHECK(diff.exit_code == 3);  // no plan fits B's limit
   TempDir dir;
+  // On this graph no plan fits below the default peak: the rows under 100%
+  // exit with their reason, those from it up get plans.
   std::string values;
-  for (int percent = 50; percent <= 90; percent += 10) {
+  for (int percent = 50; percent <= 110; percent += 10) {
     values += (values.empty() ? "" : ",") + std::to_string(peak * percent / 100);
   }
   const auto sweep = run_tool({"sweep", "--input", kGraph, "--key", "memory_limit", "--values", values, "--csv",
                                "--plot", dir.file("frontier.svg")});
   REQUIRE(sweep.exit_code == 0);
+  // Each limit names its plan: the CSV's plan column, never empty on a row
+  // that has one.
+  const std::string header = sweep.out.substr(0, sweep.out.find('\n'));
+  CHECK(header.find(",plan,error") != std::string::npos);
+  int planned = 0;
+  std::istringstream lines(sweep.out.substr(header.size() + 1));
+  for (std::string row; std::getline(lines, row);) {
+    if (row.back() != ',') continue;  // no plan: the error is the last cell
+    CHECK(!row.ends_with(",,"));
+    ++planned;
+  }
+  CHECK(planned == 2);  // 100% and 110%
+  const auto text = run_tool({"sweep", "--input", kGraph, "--key", "memory_limit", "--values", values});
+  REQUIRE(text.exit_code == 0);
+  CHECK(text.out.find("    plan: ") != std::string::npos);
   const std::string svg = pt::test::read_all(dir.file("frontier.svg"));
   CHECK(svg.find("predicted step time vs. peak memory") != std::string::npos);
   CHECK(svg.find("activation_memory_budget=0.5 dp") != std::string::npos);
