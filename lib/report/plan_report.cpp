@@ -2,6 +2,7 @@
 
 #include "graph/human_units.h"
 #include "report/json_writer.h"
+#include "report/svg_chart.h"
 
 #include <utility>
 
@@ -93,6 +94,23 @@ void write_plan_markdown(std::ostream& out, const MemoryPlan& plan) {
       << " optimal: " << plan.optimality << ".";
   if (plan.rejected) out << " Next best rejected: " << plan.rejected_why << ".";
   out << "\n";
+}
+
+void write_plan_html(std::ostream& out, const MemoryPlan& plan) {
+  out << "<h2>Plan (memory_limit " << human_bytes(plan.limit) << ")</h2>\n<table class=\"summary\">\n"
+      << "<tr><th></th><th>peak</th><th>step</th><th>plan</th></tr>\n";
+  auto row = [&](const char* what, const PlanCandidate& c) {
+    out << "<tr><th>" << what << "</th><td>" << human_bytes(c.peak_bytes) << "</td><td>" << human_seconds(c.step_seconds)
+        << "</td><td>" << xml(c.description()) << "</td></tr>\n";
+  };
+  row("chosen", plan.chosen);
+  if (plan.best_knob) row("best knob", *plan.best_knob);
+  if (plan.rejected) row("next best (rejected)", *plan.rejected);
+  out << "</table>\n<p class=\"sub\">Found by " << xml(family_name(plan.chosen.family)) << ". "
+      << (plan.proven_optimal ? "Proven" : "Not proven") << " optimal: " << xml(plan.optimality) << ".";
+  if (!plan.best_knob) out << " None of PyTorch's knob plans fits.";
+  if (plan.rejected) out << " Next best rejected: " << xml(plan.rejected_why) << ".";
+  out << "</p>\n";
 }
 
 }  // namespace pt

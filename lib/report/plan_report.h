@@ -17,5 +17,7 @@ void write_plan_text(std::ostream& out, const MemoryPlan& plan);
 // "plan": {...}, or null without a memory limit.
 void write_plan_json(JsonWriter& w, const std::optional<MemoryPlan>& plan);
 void write_plan_markdown(std::ostream& out, const MemoryPlan& plan);
+// The same as an HTML section (the HTML report's, after its summary).
+void write_plan_html(std::ostream& out, const MemoryPlan& plan);
 
 }  // namespace pt

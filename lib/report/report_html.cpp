@@ -5,6 +5,7 @@
 
 #include "graph/human_units.h"
 #include "report/json_writer.h"
+#include "report/plan_report.h"
 #include "report/svg_chart.h"
 
 namespace pt {
@@ -104,7 +105,7 @@ void write_summary_section(std::ostream& out, const ReportModel& m) {
   std::string cut = html(m.cut_value) + " (" + std::to_string(m.solves.size()) + " solve" +
                     (m.solves.size() == 1 ? "" : "s") + ")";
   if (!m.budget_stage.empty()) cut += ", memory budget: " + html(m.budget_stage);
-  summary_row(out, "cut value", cut);
+  summary_row(out, "cut value", m.saved_set_given ? std::string("none: the memory-limit plan chose the saved set") : cut);
   out << "</table>\n";
 }
 
@@ -234,6 +235,7 @@ void write_report_html(std::ostream& out, const ReportModel& m, const ExplainTab
       << ": " << m.nodes_input << " nodes in the joint graph, " << m.nodes_after_prepare
       << " after dead-code elimination and CSE. Click any node name for its explanation.</p>\n";
   write_summary_section(out, m);
+  if (m.plan) write_plan_html(out, *m.plan);
   out << "<h2>Memory timeline</h2>\n<div class=\"chart\">\n";
   if (m.memory_plot) write_memory_svg(out, m.graph, {*m.memory_plot});
   else out << "<p>No timeline: the peak memory was not simulated.</p>\n";

@@ -239,8 +239,9 @@ void report_object(JsonWriter& w, const ReportModel& m) {
   pairs_object(w, "must_save_tags", m.must_save_tags);
 
   w.key("cut_value");
-  integral(w, m.cut_value_number);
-  w.field("cut_value_exact", m.cut_value);
+  if (m.saved_set_given) w.null_value();  // no cut: the memory-limit plan chose the saved set
+  else integral(w, m.cut_value_number);
+  w.field("cut_value_exact", m.saved_set_given ? std::string() : m.cut_value);
   w.key("solves");
   w.begin_array();
   for (double v : m.solves) integral(w, v);

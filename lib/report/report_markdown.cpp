@@ -44,8 +44,13 @@ void write_report_markdown(std::ostream& out, const ReportModel& m, const TextRe
   out << "| saving everything the backward reads | " << m.save_all_read.count << " | "
       << human_bytes(m.save_all_read.bytes) << " |\n";
   out << "| saving only the inputs | " << m.inputs_only.count << " | " << human_bytes(m.inputs_only.bytes) << " |\n\n";
-  out << "Recomputed in the backward: " << m.recomputed.size() << " ops. Cut value " << m.cut_value << " ("
-      << m.solves.size() << (m.solves.size() == 1 ? " solve" : " solves") << ").";
+  out << "Recomputed in the backward: " << m.recomputed.size() << " ops.";
+  if (m.saved_set_given) {
+    out << " No cut: the memory-limit plan chose the saved set.";
+  } else {
+    out << " Cut value " << m.cut_value << " (" << m.solves.size() << (m.solves.size() == 1 ? " solve" : " solves")
+        << ").";
+  }
   if (m.memory) {
     out << " Peak memory " << human_bytes(m.memory->peak_bytes) << " at " << code(m.memory->peak_at) << " ("
         << m.memory->peak_pass << ").";

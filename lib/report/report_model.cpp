@@ -161,6 +161,7 @@ void add_partition_facts(const ReportInputs& in, ReportModel& m) {
   m.flow_vertices = r.solution.network.used_vertex_count();
   m.flow_arcs = r.solution.network.distinct_arc_count();
   m.default_partition = r.default_partition;
+  m.saved_set_given = r.saved_set_given;
   if (r.budget) {
     m.budget_stage = r.budget->stage;
     BudgetReport b;

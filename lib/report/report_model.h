@@ -100,6 +100,7 @@ struct ReportModel {
   std::vector<double> solves;  // every solve's cut value
   int64_t flow_vertices = 0, flow_arcs = 0;
   bool default_partition = false;
+  bool saved_set_given = false;  // a memory-limit plan beyond the knobs: no cut was solved
   std::string budget_stage;    // empty without a memory budget
   std::optional<BudgetReport> budget;  // set when activation_memory_budget < 1
   // One line each, printed by every writer: a plan that changes the

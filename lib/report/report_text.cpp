@@ -72,6 +72,10 @@ void write_summary(std::ostream& out, const ReportModel& m) {
     out << format("  %-14s %s at %s (%s)\n", "peak memory", human_bytes(m.memory->peak_bytes).c_str(),
                   m.memory->peak_at.c_str(), m.memory->peak_pass.c_str());
   }
+  if (m.saved_set_given) {
+    out << format("  %-14s none: the memory-limit plan chose the saved set\n", "cut value");
+    return;
+  }
   std::string cut = format("  %-14s %s (%zu solve%s", "cut value", m.cut_value.c_str(), m.solves.size(),
                            m.solves.size() == 1 ? "" : "s");
   if (!m.budget_stage.empty()) cut += ", memory budget: " + m.budget_stage;

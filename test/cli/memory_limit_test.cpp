@@ -134,3 +134,25 @@ TEST_CASE("explain reads memory_limit: the node in the plan the main command wri
   CHECK(none.exit_code == 3);
   CHECK(none.err_lines().size() == 1);
 }
+
+TEST_CASE("a plan beyond the knobs has no cut, and every report format shows the plan") {
+  // At the default plan's peak this graph's fastest plan is a block
+  // checkpoint or a per-value search: a saved set chosen without a cut.
+  const std::string limit = std::to_string(default_peak());
+  TempDir dir;
+  const auto r = run_tool({"--input", kGraph, "--memory-limit", limit, "--report", "--report-json",
+                           dir.file("r.json"), "--report-md", dir.file("r.md"), "--report-html", dir.file("r.html")});
+  REQUIRE(r.exit_code == 0);
+  const std::string json = pt::test::read_all(dir.file("r.json"));
+  const bool beyond_knobs = json.find("\"found_by\": \"block checkpoints\"") != std::string::npos ||
+                            json.find("\"found_by\": \"per-value search\"") != std::string::npos;
+  REQUIRE(beyond_knobs);
+  CHECK(json.find("\"cut_value\": null") != std::string::npos);
+  CHECK(r.out.find("none: the memory-limit plan chose the saved set") != std::string::npos);
+  CHECK(r.out.find("memory-limit plan") != std::string::npos);
+  CHECK(pt::test::read_all(dir.file("r.md")).find("No cut: the memory-limit plan chose the saved set") !=
+        std::string::npos);
+  const std::string html = pt::test::read_all(dir.file("r.html"));
+  CHECK(html.find("<h2>Plan (memory_limit ") != std::string::npos);
+  CHECK(html.find("none: the memory-limit plan chose the saved set") != std::string::npos);
+}
