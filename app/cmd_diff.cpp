@@ -57,6 +57,7 @@ CutSummary cut_of(const Graph& joint, const Settings& s, const ModelArgs& model,
   const BandwidthOptions options = model.resolve_options();
   const LimitedPlan limited = apply_memory_limit(p, s, device, options);
   ReportModel m = build_report({joint, p, limited.settings, device, options, {}, plots != nullptr});
+  m.plan = limited.plan;
   if (plots) {
     m.memory_plot->label = label;
     plots->push_back(std::move(*m.memory_plot));

@@ -100,6 +100,7 @@ CutSummary summarize_cut(const ReportModel& m, std::string label) {
   c.forward = totals(m.bandwidth.forward);
   c.backward = totals(m.bandwidth.backward);
   if (m.memory) c.peak_bytes = m.memory->peak_bytes;
+  if (m.plan) c.plan = m.plan->chosen.description();
   return c;
 }
 
@@ -138,6 +139,11 @@ CutSummary summary_of(const Struct& root, const std::string& source) {
   const auto mem = root.fields().find("memory");
   if (mem != root.fields().end() && mem->second.has_struct_value()) {
     c.peak_bytes = r.bytes(mem->second.struct_value(), "peak_bytes", "memory.");
+  }
+  // Reports written under memory_limit name their plan (plan.chosen.knob).
+  const auto plan = root.fields().find("plan");
+  if (plan != root.fields().end() && plan->second.has_struct_value()) {
+    c.plan = r.text(r.object(plan->second.struct_value(), "chosen", "plan."), "knob", "plan.chosen.");
   }
   return c;
 }

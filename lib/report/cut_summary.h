@@ -33,6 +33,7 @@ struct CutSummary {
   std::string device;
   PassTotals forward, backward;
   std::optional<uint64_t> peak_bytes;  // when the report has memory.peak_bytes
+  std::string plan;                    // under memory_limit: the chosen plan (PlanCandidate::description)
 };
 
 CutSummary summarize_cut(const ReportModel& m, std::string label);

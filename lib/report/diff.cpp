@@ -37,6 +37,7 @@ std::string side_label(const char* side, const CutSummary& c) {
   for (const auto& kv : c.settings) s += (s.empty() ? "" : ", ") + kv;
   std::string out = std::string(side) + ": " + (s.empty() ? "defaults" : s);
   if (c.label != side) out += " (" + c.label + ")";
+  if (!c.plan.empty()) out += "; plan: " + c.plan;
   return out;
 }
 
@@ -80,6 +81,7 @@ void write_side(JsonWriter& w, const CutSummary& c) {
   w.field("saved_count", static_cast<int64_t>(c.saved.size()));
   w.field("saved_bytes", c.saved_bytes);
   w.field("recomputed_count", static_cast<int64_t>(c.recomputed.size()));
+  if (!c.plan.empty()) w.field("plan", c.plan);
   w.field("device", c.device);
   for (const auto& [key, p] : {std::pair<const char*, const PassTotals*>{"forward", &c.forward}, {"backward", &c.backward}}) {
     w.key(key);

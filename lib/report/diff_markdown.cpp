@@ -14,7 +14,9 @@ namespace {
 std::string settings_text(const CutSummary& c) {
   std::string s;
   for (const auto& kv : c.settings) s += (s.empty() ? "" : ", ") + markdown_code(kv);
-  return s.empty() ? "defaults" : s;
+  if (s.empty()) s = "defaults";
+  if (!c.plan.empty()) s += "; plan: " + markdown_code(c.plan);
+  return s;
 }
 
 // A folded list of names (with sizes where known), `top` rows shown.

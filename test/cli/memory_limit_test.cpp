@@ -156,3 +156,21 @@ TEST_CASE("a plan beyond the knobs has no cut, and every report format shows the
   CHECK(html.find("<h2>Plan (memory_limit ") != std::string::npos);
   CHECK(html.find("none: the memory-limit plan chose the saved set") != std::string::npos);
 }
+
+TEST_CASE("diff names each side's plan, from graphs and from saved reports") {
+  const std::string limit = "memory_limit=" + std::to_string(default_peak());
+  const auto d = run_tool({"diff", "--input", kGraph, "--set-b", limit, "--json"});
+  REQUIRE(d.exit_code <= 1);  // 0 or 1: the cuts are equal or differ
+  CHECK(d.out.find("\"plan\": ") != std::string::npos);  // B's
+  TempDir dir;
+  const auto a = run_tool({"--input", kGraph, "--report-json", dir.file("a.json")});
+  const auto b = run_tool({"--input", kGraph, "--set", limit, "--report-json", dir.file("b.json")});
+  REQUIRE(a.exit_code == 0);
+  REQUIRE(b.exit_code == 0);
+  const auto from_reports = run_tool({"diff", "--report-a", dir.file("a.json"), "--report-b", dir.file("b.json")});
+  REQUIRE(from_reports.exit_code <= 1);
+  const auto lines = from_reports.out.substr(0, from_reports.out.find("the cuts"));
+  CHECK(lines.find("  A: defaults") != std::string::npos);
+  CHECK(lines.find("; plan: ") != std::string::npos);
+  CHECK(lines.find("; plan: ") > lines.find("  B: "));
+}
