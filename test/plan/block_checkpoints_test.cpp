@@ -118,6 +118,25 @@ TEST_CASE("block checkpoints lower the peak block by block and never recompute a
   }
 }
 
+TEST_CASE("block checkpoints keep the values a checkpointing policy marks must-save") {
+  const Settings s;
+  const Corpus sac = corpus("sac_mlp.pb");
+  const Graph& g = sac.prepared.graph;
+  // Some must-save values lie inside the blocks, where everything else is recomputed.
+  const std::vector<int> block = forward_blocks(g, sac.lent);
+  int must_save_inside = 0;
+  for (NodeId id = 0; id < g.size(); ++id) must_save_inside += g[id].recompute == Recompute::MustSave && block[id] >= 0;
+  REQUIRE(must_save_inside > 0);
+  const std::vector<PlanCandidate> plans = block_checkpoint_candidates(g, sac.lent, s, parse_device("h100"), {}, 0);
+  REQUIRE(!plans.empty());
+  for (const PlanCandidate& c : plans) {
+    CAPTURE(c.description());
+    REQUIRE(c.error.empty());
+    const PartitionResult r = partition_plan(g, s, c);
+    for (NodeId id : r.extraction.recomputed) CHECK_MESSAGE(g[id].recompute != Recompute::MustSave, g[id].name);
+  }
+}
+
 TEST_CASE("memory_limit_block_checkpoints=false turns them off") {
   Settings s;
   s.set("memory_limit_block_checkpoints", "false");
