@@ -4,7 +4,9 @@
 #include "report/json_writer.h"
 #include "report/svg_chart.h"
 
+#include <string>
 #include <utility>
+#include <vector>
 
 namespace pt {
 
@@ -24,6 +26,23 @@ void candidate_json(JsonWriter& w, std::string_view key, const PlanCandidate& c)
   w.field("peak_pass", c.peak_pass);
   w.field("step_seconds", c.step_seconds);
   w.end_object();
+}
+
+// The plans the Markdown and HTML tables list, labelled.
+std::vector<std::pair<const char*, const PlanCandidate*>> plan_rows(const MemoryPlan& plan) {
+  std::vector<std::pair<const char*, const PlanCandidate*>> rows{{"chosen", &plan.chosen}};
+  if (plan.best_knob) rows.emplace_back("best knob", &*plan.best_knob);
+  if (plan.rejected) rows.emplace_back("next best (rejected)", &*plan.rejected);
+  return rows;
+}
+
+// The sentence under those tables: how the plan was found and what it beat.
+std::string plan_findings(const MemoryPlan& plan) {
+  std::string out = "Found by " + std::string(family_name(plan.chosen.family)) + ". " +
+                    (plan.proven_optimal ? "Proven" : "Not proven") + " optimal: " + plan.optimality + ".";
+  if (!plan.best_knob) out += " None of PyTorch's knob plans fits.";
+  if (plan.rejected) out += " Next best rejected: " + plan.rejected_why + ".";
+  return out;
 }
 
 }  // namespace
@@ -83,34 +102,21 @@ void write_plan_json(JsonWriter& w, const std::optional<MemoryPlan>& plan) {
 void write_plan_markdown(std::ostream& out, const MemoryPlan& plan) {
   out << "\n### Plan (memory_limit " << human_bytes(plan.limit) << ")\n\n";
   out << "| | peak | step | plan |\n|---|---:|---:|---|\n";
-  auto row = [&](const char* what, const PlanCandidate& c) {
-    out << "| " << what << " | " << human_bytes(c.peak_bytes) << " | " << human_seconds(c.step_seconds) << " | "
-        << c.description() << " |\n";
-  };
-  row("chosen", plan.chosen);
-  if (plan.best_knob) row("best knob", *plan.best_knob);
-  if (plan.rejected) row("next best (rejected)", *plan.rejected);
-  out << "\nFound by " << family_name(plan.chosen.family) << ". " << (plan.proven_optimal ? "Proven" : "Not proven")
-      << " optimal: " << plan.optimality << ".";
-  if (plan.rejected) out << " Next best rejected: " << plan.rejected_why << ".";
-  out << "\n";
+  for (const auto& [what, c] : plan_rows(plan)) {
+    out << "| " << what << " | " << human_bytes(c->peak_bytes) << " | " << human_seconds(c->step_seconds) << " | "
+        << c->description() << " |\n";
+  }
+  out << "\n" << plan_findings(plan) << "\n";
 }
 
 void write_plan_html(std::ostream& out, const MemoryPlan& plan) {
   out << "<h2>Plan (memory_limit " << human_bytes(plan.limit) << ")</h2>\n<table class=\"summary\">\n"
       << "<tr><th></th><th>peak</th><th>step</th><th>plan</th></tr>\n";
-  auto row = [&](const char* what, const PlanCandidate& c) {
-    out << "<tr><th>" << what << "</th><td>" << human_bytes(c.peak_bytes) << "</td><td>" << human_seconds(c.step_seconds)
-        << "</td><td>" << xml(c.description()) << "</td></tr>\n";
-  };
-  row("chosen", plan.chosen);
-  if (plan.best_knob) row("best knob", *plan.best_knob);
-  if (plan.rejected) row("next best (rejected)", *plan.rejected);
-  out << "</table>\n<p class=\"sub\">Found by " << xml(family_name(plan.chosen.family)) << ". "
-      << (plan.proven_optimal ? "Proven" : "Not proven") << " optimal: " << xml(plan.optimality) << ".";
-  if (!plan.best_knob) out << " None of PyTorch's knob plans fits.";
-  if (plan.rejected) out << " Next best rejected: " << xml(plan.rejected_why) << ".";
-  out << "</p>\n";
+  for (const auto& [what, c] : plan_rows(plan)) {
+    out << "<tr><th>" << what << "</th><td>" << human_bytes(c->peak_bytes) << "</td><td>"
+        << human_seconds(c->step_seconds) << "</td><td>" << xml(c->description()) << "</td></tr>\n";
+  }
+  out << "</table>\n<p class=\"sub\">" << xml(plan_findings(plan)) << "</p>\n";
 }
 
 }  // namespace pt
