@@ -75,7 +75,6 @@ std::vector<PlanCandidate> block_checkpoint_candidates(const Graph& prepared, co
     const auto segment = [&](NodeId id) { return block[id] < 0 ? -1 : block[id] / p.per; };
     PlanCandidate& c = out[i];
     c.family = PlanFamily::BlockCheckpoint;
-    c.moves = p.first;
     c.origin = p.per == 1 ? "checkpoints on the first " + std::to_string(p.first) + " of " +
                                 std::to_string(blocks) + " blocks"
                           : "checkpoints on all " + std::to_string(blocks) + " blocks, " + std::to_string(p.per) +

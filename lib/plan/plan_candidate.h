@@ -44,8 +44,7 @@ struct PlanCandidate {
   // Per-value search, exact and block plans: the saved set (values and
   // symbols, before extraction); the search's count of values recomputed
   // beyond the plan it started from, the exact plan's count of values
-  // recomputed, the block plan's count of blocks checkpointed (origin: its
-  // description).
+  // recomputed (a block plan's origin is its whole description).
   std::vector<NodeId> saved;
   std::string origin;  // the knob plan the search started from; the ILP's limit and status
   int moves = 0;
