@@ -42,7 +42,10 @@ int run_explain(const ExplainOptions& o) {
   Explanation x = explain_node(loaded.graph, p, limited.settings, o.node);
   if (limited.plan) {
     x.facts.insert(x.facts.begin(),
-                   {"plan", "memory_limit " + human_bytes(limited.plan->limit) + ": " +
+                   {"plan", "memory_limit " +
+                                    limit_text(limited.plan->limit, limited.plan->limit_fraction,
+                                               limited.plan->default_peak) +
+                                    ": " +
                                 limited.plan->chosen.description() + " (" +
                                 family_name(limited.plan->chosen.family) + ", predicted on " + device.name + ")"});
   }

@@ -74,7 +74,7 @@ void add_main_options(CLI::App& app, MainOptions& o) {
       ->type_name("FILE");
   app.add_option("--memory-limit", o.memory_limit,
                  "Shorthand for --set memory_limit=SIZE: the fastest predicted plan whose simulated peak fits "
-                 "SIZE (bytes, or 3.5GB, 3GiB)")
+                 "SIZE (bytes, or 3.5GB, 3GiB, or 60% of the default plan's peak)")
       ->type_name("SIZE");
   add_load_options(app, o.limits);
   app.footer(

@@ -4,7 +4,7 @@ namespace pt {
 
 LimitedPlan apply_memory_limit(Partitioned& p, const Settings& s, const Device& device, const BandwidthOptions& o) {
   LimitedPlan out{s, std::nullopt};
-  if (s.memory_limit == 0) return out;
+  if (!s.memory_limit.on()) return out;
   const PlanCandidates candidates = plan_candidates(p.prepared.graph, s, device, o);
   out.plan = choose_plan(candidates, s.memory_limit);
   certify_plan(*out.plan, candidates, p.prepared.graph, s, device, o);

@@ -144,8 +144,16 @@ PlanCandidates plan_candidates(const Graph& prepared, const Settings& base, cons
   return out;
 }
 
-MemoryPlan choose_plan(const PlanCandidates& candidates, uint64_t limit) {
+std::string limit_text(uint64_t limit, double fraction, uint64_t default_peak) {
+  if (fraction <= 0) return human_bytes(limit);
+  return human_bytes(limit) + ", " + MemoryLimit{0, fraction}.text() + " of the default plan's " +
+         human_bytes(default_peak) + " peak";
+}
+
+MemoryPlan choose_plan(const PlanCandidates& candidates, const MemoryLimit& setting) {
   const auto& all = candidates.all;
+  const uint64_t default_peak = all.empty() ? 0 : all.front().peak_bytes;
+  const uint64_t limit = setting.resolve(default_peak);
   std::optional<size_t> chosen, best_knob;
   for (size_t i = 0; i < all.size(); ++i) {
     if (!all[i].fits(limit)) continue;
@@ -153,7 +161,7 @@ MemoryPlan choose_plan(const PlanCandidates& candidates, uint64_t limit) {
     if (is_pytorch_knob(all[i].family) && (!best_knob || better(all[i], i, all[*best_knob], *best_knob))) best_knob = i;
   }
   if (!chosen) {
-    std::string line = "memory_limit " + human_bytes(limit) + ": no plan fits; ";
+    std::string line = "memory_limit " + limit_text(limit, setting.fraction, default_peak) + ": no plan fits; ";
     if (candidates.all.empty() || !all[candidates.lowest_peak].error.empty()) {
       throw InfeasibleError(line + "no candidate plan has a finite cut");
     }
@@ -164,6 +172,8 @@ MemoryPlan choose_plan(const PlanCandidates& candidates, uint64_t limit) {
   }
   MemoryPlan plan;
   plan.limit = limit;
+  plan.limit_fraction = setting.fraction;
+  plan.default_peak = default_peak;
   plan.chosen = all[*chosen];
   if (best_knob) plan.best_knob = all[*best_knob];
   plan.candidate_count = all.size();

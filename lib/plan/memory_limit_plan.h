@@ -71,7 +71,9 @@ PlanCandidates plan_candidates(const Graph& prepared, const Settings& base, cons
                                const BandwidthOptions& o, unsigned jobs = 0);
 
 struct MemoryPlan {
-  uint64_t limit = 0;
+  uint64_t limit = 0;           // in bytes, resolved
+  double limit_fraction = 0;    // the setting's fraction of default_peak ("60%"); 0: given in bytes
+  uint64_t default_peak = 0;    // the peak of the plan the other settings give
   PlanCandidate chosen;
   std::optional<PlanCandidate> best_knob;  // the fastest fitting plan PyTorch's knobs reach
   std::optional<PlanCandidate> rejected;   // the next-best plan not taken
@@ -86,10 +88,15 @@ struct MemoryPlan {
   double search_seconds = 0;
 };
 
-// The fastest fitting candidate. Throws InfeasibleError, one line, when none
+// The fastest fitting candidate. A fraction is of the default plan's peak
+// (candidates.all.front()). Throws InfeasibleError, one line, when none
 // fits: the smallest peak reached, the node running at it and the largest
 // saved values alive there.
-MemoryPlan choose_plan(const PlanCandidates& candidates, uint64_t limit);
+MemoryPlan choose_plan(const PlanCandidates& candidates, const MemoryLimit& limit);
+
+// "1.43 GB", or "1.43 GB, 60% of the default plan's 2.38 GB peak": the
+// limit as reports and errors name it.
+std::string limit_text(uint64_t limit, double fraction, uint64_t default_peak);
 
 // Solves the ILP at plan.limit to the proof (learning rows from the
 // simulations of its answers, as exact_candidate does, on a copy of the

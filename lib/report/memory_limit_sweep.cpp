@@ -30,7 +30,7 @@ SweepRow knob_point(const PlanCandidate& c) {
 
 SweepResult run_memory_limit_sweep(const Graph& joint, const Settings& base, const std::vector<std::string>& values,
                                    const Device& device, const BandwidthOptions& o, unsigned jobs) {
-  std::vector<uint64_t> limits;
+  std::vector<MemoryLimit> limits;
   for (const auto& v : values) {
     Settings s = base;
     s.set("memory_limit", v);
@@ -54,7 +54,7 @@ SweepResult run_memory_limit_sweep(const Graph& joint, const Settings& base, con
     SweepRow row;
     try {
       const PlanCandidate& chosen =
-          limits[i] == 0 ? candidates.all.front() : choose_plan(candidates, limits[i]).chosen;
+          !limits[i].on() ? candidates.all.front() : choose_plan(candidates, limits[i]).chosen;
       const auto key = std::make_pair(chosen.description(), chosen.saved);
       auto it = made.find(key);
       if (it == made.end()) {

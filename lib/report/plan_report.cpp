@@ -48,7 +48,7 @@ std::string plan_findings(const MemoryPlan& plan) {
 }  // namespace
 
 void write_plan_text(std::ostream& out, const MemoryPlan& plan) {
-  out << "\nPlan (memory_limit " << human_bytes(plan.limit) << ")\n";
+  out << "\nPlan (memory_limit " << limit_text(plan.limit, plan.limit_fraction, plan.default_peak) << ")\n";
   out << "  chosen         " << plan_line(plan.chosen) << "\n";
   out << "  found by       " << family_name(plan.chosen.family) << "\n";
   out << "  optimal        " << (plan.proven_optimal ? "proven" : "not proven") << ": " << plan.optimality << "\n";
@@ -68,6 +68,10 @@ void write_plan_json(JsonWriter& w, const std::optional<MemoryPlan>& plan) {
   }
   w.begin_object();
   w.field("memory_limit", plan->limit);
+  w.key("memory_limit_fraction");
+  if (plan->limit_fraction > 0) w.value(plan->limit_fraction);
+  else w.null_value();
+  w.field("default_peak_bytes", plan->default_peak);
   w.field("peak_bytes", plan->chosen.peak_bytes);
   w.field("step_seconds", plan->chosen.step_seconds);
   w.field("found_by", std::string(family_name(plan->chosen.family)));
@@ -100,7 +104,7 @@ void write_plan_json(JsonWriter& w, const std::optional<MemoryPlan>& plan) {
 }
 
 void write_plan_markdown(std::ostream& out, const MemoryPlan& plan) {
-  out << "\n### Plan (memory_limit " << human_bytes(plan.limit) << ")\n\n";
+  out << "\n### Plan (memory_limit " << limit_text(plan.limit, plan.limit_fraction, plan.default_peak) << ")\n\n";
   out << "| | peak | step | plan |\n|---|---:|---:|---|\n";
   for (const auto& [what, c] : plan_rows(plan)) {
     out << "| " << what << " | " << human_bytes(c->peak_bytes) << " | " << human_seconds(c->step_seconds) << " | "
@@ -110,7 +114,7 @@ void write_plan_markdown(std::ostream& out, const MemoryPlan& plan) {
 }
 
 void write_plan_html(std::ostream& out, const MemoryPlan& plan) {
-  out << "<h2>Plan (memory_limit " << human_bytes(plan.limit) << ")</h2>\n<table class=\"summary\">\n"
+  out << "<h2>Plan (memory_limit " << limit_text(plan.limit, plan.limit_fraction, plan.default_peak) << ")</h2>\n<table class=\"summary\">\n"
       << "<tr><th></th><th>peak</th><th>step</th><th>plan</th></tr>\n";
   for (const auto& [what, c] : plan_rows(plan)) {
     out << "<tr><th>" << what << "</th><td>" << human_bytes(c->peak_bytes) << "</td><td>"

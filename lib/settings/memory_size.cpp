@@ -3,6 +3,7 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 
 #include "graph/errors.h"
 
@@ -51,6 +52,34 @@ uint64_t parse_memory_size(std::string_view text, std::string_view key) {
   if (!std::isfinite(number) || bytes < 0) throw fail("must be a finite size of at least 0 bytes");
   if (bytes >= 9.2e18) throw fail("larger than 2^63 bytes");
   return static_cast<uint64_t>(bytes);
+}
+
+MemoryLimit parse_memory_limit(std::string_view text, std::string_view key) {
+  std::string_view t = text;
+  while (!t.empty() && t.back() == ' ') t.remove_suffix(1);
+  if (t.empty() || t.back() != '%') return {parse_memory_size(text, key), 0};
+  t.remove_suffix(1);
+  while (!t.empty() && t.back() == ' ') t.remove_suffix(1);
+  double percent = 0;
+  const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), percent);
+  if (ec != std::errc() || end != t.data() + t.size() || !std::isfinite(percent) || percent <= 0 ||
+      percent > 1e6) {
+    throw SettingsError("setting " + std::string(key) + " = '" + std::string(text) +
+                        "': expected a percentage of the default plan's peak above 0 (60%)");
+  }
+  return {0, percent / 100};
+}
+
+uint64_t MemoryLimit::resolve(uint64_t default_peak) const {
+  if (fraction <= 0) return bytes;
+  return static_cast<uint64_t>(std::llround(fraction * static_cast<double>(default_peak)));
+}
+
+std::string MemoryLimit::text() const {
+  if (fraction <= 0) return std::to_string(bytes);
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.15g%%", fraction * 100);
+  return buf;
 }
 
 }  // namespace pt

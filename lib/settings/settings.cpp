@@ -151,7 +151,7 @@ void Settings::set(std::string_view key_in, std::string_view value_in) {
     return;
   }
   if (key == "memory_limit") {
-    memory_limit = parse_memory_size(value, key);
+    memory_limit = parse_memory_limit(value, key);
     return;
   }
   // Op classes: "<class>", "<class>.add", "<class>.remove".
@@ -193,7 +193,7 @@ std::map<std::string, std::string> Settings::to_map() const {
   for (auto k : kBoolKeys) out[std::string(k)] = *bool_field(self, k) ? "true" : "false";
   for (auto k : kNumberKeys) out[std::string(k)] = format_number(*number_field(self, k));
   out["activation_memory_budget_solver"] = activation_memory_budget_solver;
-  out["memory_limit"] = std::to_string(memory_limit);
+  out["memory_limit"] = memory_limit.text();
   return out;
 }
 

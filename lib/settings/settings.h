@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "settings/memory_size.h"
 #include "settings/op_classes.h"
 
 namespace pt {
@@ -30,10 +31,11 @@ struct Settings {
   double max_dist_from_bw = 1000;
   double activation_memory_budget = 1.0;
   std::string activation_memory_budget_solver = "dp";  // dp, greedy, ilp
-  // Peak-memory limit in bytes (settings/memory_size.h reads "3.5GB", "3GiB");
-  // 0: none. Not PyTorch's: set, the tool returns the fastest predicted plan
-  // whose simulated peak fits (plan/memory_limit_plan.h).
-  uint64_t memory_limit = 0;
+  // Peak-memory limit (settings/memory_size.h reads "3.5GB", "3GiB", or
+  // "60%" of the default plan's peak); off by default. Not PyTorch's: set,
+  // the tool returns the fastest predicted plan whose simulated peak fits
+  // (plan/memory_limit_plan.h).
+  MemoryLimit memory_limit;
   double dist_from_bw_base = 1.1;
   double dist_from_bw_cap = 100;
   // Not PyTorch's: seconds the ilp knapsack solver may run before its best

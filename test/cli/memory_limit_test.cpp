@@ -174,3 +174,36 @@ TEST_CASE("diff names each side's plan, from graphs and from saved reports") {
   CHECK(lines.find("; plan: ") != std::string::npos);
   CHECK(lines.find("; plan: ") > lines.find("  B: "));
 }
+
+TEST_CASE("a percentage limit is of the default plan's peak, in every command") {
+  const uint64_t peak = default_peak();
+  const auto whole = run_tool({"--input", kGraph, "--memory-limit", "100%", "--report-json", "-"});
+  REQUIRE(whole.exit_code == 0);
+  CHECK(json_number(whole.out.substr(whole.out.find("\"plan\": {")), "memory_limit") == peak);
+  CHECK(whole.out.find("\"memory_limit_fraction\": 1") != std::string::npos);
+  const auto text = run_tool({"--input", kGraph, "--memory-limit", "100%", "--report"});
+  REQUIRE(text.exit_code == 0);
+  CHECK(text.out.find("100% of the default plan's") != std::string::npos);
+  const auto bytes = run_tool({"--input", kGraph, "--memory-limit", std::to_string(peak), "--report-json", "-"});
+  REQUIRE(bytes.exit_code == 0);
+  CHECK(bytes.out.find("\"memory_limit_fraction\": null") != std::string::npos);
+  // The same plan as the limit in bytes.
+  const auto chosen = [](const std::string& out) { return out.substr(out.find("\"chosen\":"), 200); };
+  CHECK(chosen(whole.out) == chosen(bytes.out));
+  TempDir dir;
+  {
+    std::ofstream(dir.file("limit.conf")) << "memory_limit = \"1%\"\n";
+  }
+  const auto none = run_tool({"--input", kGraph, "--config", dir.file("limit.conf")});
+  CHECK(none.exit_code == 3);
+  REQUIRE(none.err_lines().size() == 1);
+  CHECK(none.err.find("1% of the default plan's") != std::string::npos);
+  const auto sweep = run_tool({"sweep", "--input", kGraph, "--key", "memory_limit", "--values", "1%,100%,none",
+                               "--csv"});
+  REQUIRE(sweep.exit_code == 0);
+  CHECK(sweep.out.find("\n1%,") != std::string::npos);
+  CHECK(sweep.out.find("\n100%,") != std::string::npos);
+  const auto bad = run_tool({"--input", kGraph, "--memory-limit", "0%"});
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.err.find("percentage") != std::string::npos);
+}

@@ -176,7 +176,7 @@ TEST_CASE("proven optimal on sac_mlp at its default peak; not when the ILP is of
   const PlanCandidates candidates = plan_candidates(g, s, device, {});
   REQUIRE(candidates.linear);
   CHECK(candidates.exact_count > 0);
-  MemoryPlan plan = choose_plan(candidates, candidates.all.front().peak_bytes);
+  MemoryPlan plan = choose_plan(candidates, MemoryLimit{candidates.all.front().peak_bytes});
   certify_plan(plan, candidates, g, s, device, {});
   INFO(plan.optimality);
   CHECK(plan.proven_optimal);
@@ -191,7 +191,7 @@ TEST_CASE("proven optimal on sac_mlp at its default peak; not when the ILP is of
   const PlanCandidates without = plan_candidates(g, s, device, {});
   CHECK(!without.linear);
   CHECK(without.exact_count == 0);
-  MemoryPlan off = choose_plan(without, without.all.front().peak_bytes);
+  MemoryPlan off = choose_plan(without, MemoryLimit{without.all.front().peak_bytes});
   certify_plan(off, without, g, s, device, {});
   CHECK(!off.proven_optimal);
   CHECK(off.optimality.find("memory_limit_ilp_time_limit is 0") != std::string::npos);
@@ -325,7 +325,7 @@ TEST_CASE("exact plan gap on small corpus graphs") {
       double chosen = std::numeric_limits<double>::infinity();
       std::string proven = "-";
       try {
-        MemoryPlan plan = choose_plan(candidates, limit);
+        MemoryPlan plan = choose_plan(candidates, MemoryLimit{limit});
         certify_plan(plan, candidates, g, s, device, {});
         chosen = plan.chosen.step_seconds;
         proven = plan.proven_optimal ? "yes" : "no";
@@ -375,7 +375,7 @@ TEST_CASE("memory-limit planner on the measured graphs" * doctest::skip()) {
       std::string chosen = "none fits", step = "", knob = "", proven = "";
       double certify_seconds = 0;
       try {
-        MemoryPlan plan = choose_plan(candidates, limit);
+        MemoryPlan plan = choose_plan(candidates, MemoryLimit{limit});
         const auto at = std::chrono::steady_clock::now();
         certify_plan(plan, candidates, p.graph, s, device, {});
         certify_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - at).count();

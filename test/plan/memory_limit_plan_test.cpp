@@ -67,10 +67,10 @@ void check_bar(const Planned& p, int fits_from) {
     CAPTURE(percent);
     const uint64_t limit = def.peak_bytes * percent / 100;
     if (limit < floor) {
-      CHECK_THROWS_AS(choose_plan(p.candidates, limit), InfeasibleError);
+      CHECK_THROWS_AS(choose_plan(p.candidates, MemoryLimit{limit}), InfeasibleError);
       continue;
     }
-    const MemoryPlan plan = choose_plan(p.candidates, limit);
+    const MemoryPlan plan = choose_plan(p.candidates, MemoryLimit{limit});
     CHECK(plan.chosen.peak_bytes <= limit);
     CHECK(plan.chosen.step_seconds <= slower_limit_step);  // monotone
     slower_limit_step = plan.chosen.step_seconds;
@@ -83,7 +83,7 @@ void check_bar(const Planned& p, int fits_from) {
                 plan.best_knob ? std::to_string(plan.best_knob->step_seconds * 1e3).c_str() : "none fits");
   }
   try {
-    choose_plan(p.candidates, def.peak_bytes / 100);
+    choose_plan(p.candidates, MemoryLimit{def.peak_bytes / 100});
     FAIL("a limit of 1% of the default peak fitted");
   } catch (const InfeasibleError& e) {
     const std::string line = e.what();
@@ -179,7 +179,7 @@ TEST_CASE("the chosen plan's prediction is the report's") {
   // that binds and that a plan fits.
   const uint64_t floor = p.candidates.all[p.candidates.lowest_peak].peak_bytes;
   const uint64_t limit = floor + (p.candidates.all.front().peak_bytes - floor) / 2;
-  const MemoryPlan plan = choose_plan(p.candidates, limit);
+  const MemoryPlan plan = choose_plan(p.candidates, MemoryLimit{limit});
   const Settings s = plan_settings(base, plan.chosen);
   const PartitionResult r = partition_plan(p.prepared.graph, base, plan.chosen);
   const BandwidthAndPeak both = estimate_bandwidth_and_peak(p.prepared.graph, r, s.op_classes, parse_device("h100"));

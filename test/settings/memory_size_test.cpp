@@ -32,17 +32,35 @@ TEST_CASE("memory sizes refuse what is not a size") {
   }
 }
 
-TEST_CASE("memory_limit is a scalar setting in bytes, off by default") {
+TEST_CASE("memory limits read a size or a percentage of the default plan's peak") {
+  CHECK(parse_memory_limit("3GiB", "k") == MemoryLimit{3ull << 30, 0});
+  CHECK(parse_memory_limit("60%", "k") == MemoryLimit{0, 0.6});
+  CHECK(parse_memory_limit("62.5 %", "k") == MemoryLimit{0, 0.625});
+  CHECK(parse_memory_limit("150%", "k").fraction == doctest::Approx(1.5));
+  CHECK_FALSE(parse_memory_limit("none", "k").on());
+  CHECK(parse_memory_limit("60%", "k").resolve(2'000'000'000) == 1'200'000'000);
+  CHECK(parse_memory_limit("2GB", "k").resolve(5) == 2'000'000'000);
+  CHECK(parse_memory_limit("62.5%", "k").text() == "62.5%");
+  for (const char* bad : {"%", "0%", "-5%", "x%", "5%%", "nan%", "5 GB%"}) {
+    CAPTURE(bad);
+    CHECK_THROWS_AS(parse_memory_limit(bad, "memory_limit"), SettingsError);
+  }
+}
+
+TEST_CASE("memory_limit is a scalar setting in bytes or percent, off by default") {
   Settings s;
-  CHECK(s.memory_limit == 0);
+  CHECK(!s.memory_limit.on());
   CHECK(s.changed_keys().empty());
   s.set("memory_limit", "3GiB");
-  CHECK(s.memory_limit == 3ull << 30);
+  CHECK(s.memory_limit == MemoryLimit{3ull << 30, 0});
   CHECK(s.to_map().at("memory_limit") == "3221225472");
   CHECK(s.changed_keys() == std::vector<std::string>{"memory_limit"});
   s.set_assignment("memory_limit=none");
-  CHECK(s.memory_limit == 0);
+  CHECK(!s.memory_limit.on());
   CHECK_THROWS_AS(s.set("memory_limit", "lots"), SettingsError);
+  s.set("memory_limit", "60%");
+  CHECK(s.memory_limit == MemoryLimit{0, 0.6});
+  CHECK(s.to_map().at("memory_limit") == "60%");
   const auto keys = Settings::scalar_keys();
   CHECK(std::find(keys.begin(), keys.end(), "memory_limit") != keys.end());
 }
