@@ -41,13 +41,11 @@ int run_explain(const ExplainOptions& o) {
   const LimitedPlan limited = apply_memory_limit(p, settings, device, bandwidth);
   Explanation x = explain_node(loaded.graph, p, limited.settings, o.node);
   if (limited.plan) {
+    const MemoryPlan& plan = *limited.plan;
     x.facts.insert(x.facts.begin(),
-                   {"plan", "memory_limit " +
-                                    limit_text(limited.plan->limit, limited.plan->limit_fraction,
-                                               limited.plan->default_peak) +
-                                    ": " +
-                                limited.plan->chosen.description() + " (" +
-                                family_name(limited.plan->chosen.family) + ", predicted on " + device.name + ")"});
+                   {"plan", "memory_limit " + limit_text(plan.limit, plan.limit_fraction, plan.default_peak) + ": " +
+                                plan.chosen.description() + " (" + family_name(plan.chosen.family) +
+                                ", predicted on " + device.name + ")"});
   }
   std::ostringstream text;
   if (o.json) write_explanation_json(text, x);

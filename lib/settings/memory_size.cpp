@@ -65,7 +65,7 @@ MemoryLimit parse_memory_limit(std::string_view text, std::string_view key) {
   if (ec != std::errc() || end != t.data() + t.size() || !std::isfinite(percent) || percent <= 0 ||
       percent > 1e6) {
     throw SettingsError("setting " + std::string(key) + " = '" + std::string(text) +
-                        "': expected a percentage of the default plan's peak above 0 (60%)");
+                        "': expected a percentage of the default plan's peak, above 0% and at most 1000000% (60%)");
   }
   return {0, percent / 100};
 }
