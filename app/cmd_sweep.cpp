@@ -91,7 +91,7 @@ Action add_sweep_command(CLI::App& sub) {
       ->type_name("KEY");
   sub.add_option("--values", o->values, "Comma-separated values, in order (true,false for a boolean key)")
       ->type_name("V1,V2,...");
-  sub.add_option("--range", o->range, "Numeric values start, start+step, ... up to stop inclusive")
+  sub.add_option("--range", o->range, "Numeric values start, start+step, ... up to stop inclusive (memory_limit also in percent: 50%:90%:10%)")
       ->type_name("START:STOP:STEP");
   add_settings_options(sub, o->settings, "", "every row (the swept key overrides)");
   add_model_options(sub, o->model);

@@ -85,6 +85,19 @@ std::vector<std::string> sweep_values_from_range(const std::string& range) {
   std::stringstream ss(range);
   for (std::string item; std::getline(ss, item, ':');) parts.push_back(trim(item));
   if (parts.size() != 3) throw SettingsError("--range '" + range + "': expected start:stop:step");
+  // Percentages (memory_limit's "60%" of the default plan's peak): all three
+  // parts or none, and every value keeps the sign.
+  size_t percents = 0;
+  for (auto& p : parts) {
+    if (!p.empty() && p.back() == '%') {
+      p.pop_back();
+      ++percents;
+    }
+  }
+  if (percents != 0 && percents != 3) {
+    throw SettingsError("--range '" + range + "': give start, stop and step all in percent (50%:90%:10%) or none");
+  }
+  const std::string unit = percents == 3 ? "%" : "";
   const double start = range_number(parts[0], range), stop = range_number(parts[1], range),
                step = range_number(parts[2], range);
   if (step <= 0 || stop < start) {
@@ -94,7 +107,7 @@ std::vector<std::string> sweep_values_from_range(const std::string& range) {
   // A bound on rows: each row is a full partition.
   if (count > 10000) throw SettingsError("--range '" + range + "': more than 10000 values");
   std::vector<std::string> out;
-  for (int i = 0; i < static_cast<int>(count); ++i) out.push_back(number_text(start + i * step));
+  for (int i = 0; i < static_cast<int>(count); ++i) out.push_back(number_text(start + i * step) + unit);
   return out;
 }
 

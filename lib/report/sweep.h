@@ -68,7 +68,8 @@ struct SweepResult {
 
 // "a,b,c" -> {a, b, c}; "start:stop:step" -> start, start+step, ... up to
 // stop inclusive (within 1e-9 steps), each printed with 12 significant
-// digits so 1.0 + 3 * 0.05 reads "1.15". Throws SettingsError.
+// digits so 1.0 + 3 * 0.05 reads "1.15"; "50%:90%:10%" -> 50%, 60%, ...,
+// 90% (memory_limit's percentages). Throws SettingsError.
 std::vector<std::string> sweep_values_from_list(const std::string& list);
 std::vector<std::string> sweep_values_from_range(const std::string& range);
 

@@ -102,6 +102,8 @@ TEST_CASE("sweep: cse re-prepares, booleans take --values, bad keys and values f
                   pt::SettingsError);
   CHECK_THROWS_AS(pt::sweep_values_from_range("1.5:1.0:0.1"), pt::SettingsError);
   CHECK_THROWS_AS(pt::sweep_values_from_range("1:2"), pt::SettingsError);
+  CHECK(pt::sweep_values_from_range("50%:70%:10%") == std::vector<std::string>{"50%", "60%", "70%"});
+  CHECK_THROWS_AS(pt::sweep_values_from_range("50%:70:10%"), pt::SettingsError);
   CHECK(pt::sweep_values_from_list("0.1, 0.5,1") == std::vector<std::string>{"0.1", "0.5", "1"});
 }
 
