@@ -86,7 +86,7 @@ std::vector<std::string> sweep_values_from_range(const std::string& range) {
   for (std::string item; std::getline(ss, item, ':');) parts.push_back(trim(item));
   if (parts.size() != 3) throw SettingsError("--range '" + range + "': expected start:stop:step");
   // Percentages (memory_limit's "60%" of the default plan's peak): all three
-  // parts or none, and every value keeps the sign.
+  // parts or none, and every value keeps its percent sign.
   size_t percents = 0;
   for (auto& p : parts) {
     if (!p.empty() && p.back() == '%') {
